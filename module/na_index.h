@@ -93,12 +93,13 @@ static inline struct na_ient *na_index_insert(struct na_index *idx,
 	return NULL;
 }
 
-/*
- * na_index_remove - give @e back; the release orders the owner's last
- * writes to its slot before another task can claim the entry
- */
+/* na_index_remove - give @e back to the map */
 static inline void na_index_remove(struct na_ient *e)
 {
+	/*
+	 * Release: the owner's last accesses to the entry happen before the
+	 * next task's cmpxchg() can claim it.
+	 */
 	smp_store_release(&e->key, NA_KEY_TOMB);
 }
 

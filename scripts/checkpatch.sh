@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# checkpatch.sh - the kernel's style checker over the module's sources
+#
+# checkpatch.pl comes from Debian's linux-source-6.1 (installed by
+# install-deps.sh); the three files it needs are extracted once into
+# $NA_BUILD/checkpatch.  Prints checkpatch's findings; exits non-zero on
+# any error or warning.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=${NA_BUILD:-$top/build}/checkpatch
+cp=$B/scripts/checkpatch.pl
+
+if [ ! -x "$cp" ]; then
+	src=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$src" ] || { echo "checkpatch.sh: no /usr/src/linux-source-*.tar.xz (apt-get install linux-source-6.1)" >&2; exit 2; }
+	mkdir -p "$B"
+	tar -xJf "$src" -C "$B" --strip-components=1 --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+fi
+cd "$top"
+"$cp" --no-tree --quiet --show-types \
+	-f module/*.c module/*.h

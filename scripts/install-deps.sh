@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# install-deps.sh - install what a fresh Debian 12 machine lacks to build,
+# test and demo numa_advise (only the packages that are missing).
+set -euo pipefail
+
+pkgs=(
+	make gcc libc6-dev pkg-config
+	# the two Debian kernels the module is built for and booted in guests
+	linux-headers-amd64 linux-image-amd64
+	linux-headers-6.12-amd64 linux-image-6.12-amd64
+	# the guests: QEMU (TCG), a busybox initramfs, kmod for insmod
+	qemu-system-x86 busybox-static cpio xz-utils kmod
+	# what the tests and the demo run inside the guests
+	numactl stress-ng rt-tests procps util-linux
+	# unit tests, and checkpatch.pl (shipped in the kernel source)
+	libcmocka-dev linux-source-6.1
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps.sh: missing packages, run as root: apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+echo "install-deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - every test of the project: `make check` runs this
+#
+# usage: tests/run.sh [-k KVER]... [-s STAGE]...
+#   -k KVER   test against this kernel (default: every kernel with headers
+#             and an image here, see tests/guest/boot.sh -k list)
+#   -s STAGE  run only these stages: unit, build, guest, topo8 (default all)
+#
+# Prints one line per case - "PASS <where> <case>" or "FAIL <where> <case>:
+# <why>" - and closes with "N passed, N failed".  Exits 1 if any failed.
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+B=${NA_BUILD:-$top/build}
+kvers=()
+stages=()
+while getopts "k:s:" opt; do
+	case $opt in
+	k) kvers+=("$OPTARG") ;;
+	s) stages+=("$OPTARG") ;;
+	*) echo "usage: $0 [-k KVER]... [-s unit|build|guest|topo8]..." >&2; exit 2 ;;
+	esac
+done
+[ ${#kvers[@]} -gt 0 ] || mapfile -t kvers < <(tests/guest/boot.sh -k list)
+[ ${#stages[@]} -gt 0 ] || stages=(unit build guest topo8)
+if [ ${#kvers[@]} -eq 0 ]; then
+	echo "run.sh: no kernel with headers and an image in /boot (run .ci/run or tests/deps.sh)" >&2
+	exit 2
+fi
+
+passed=0
+failed=0
+pass() { echo "PASS $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+want() { [[ " ${stages[*]} " == *" $1 "* ]]; }
+
+# tally - echo and count the PASS/FAIL lines of a sub-run on stdin
+tally() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		PASS\ *) echo "$line"; passed=$((passed + 1)) ;;
+		FAIL\ *) echo "$line"; failed=$((failed + 1)) ;;
+		esac
+	done
+}
+
+mkdir -p "$B"
+
+# --- user-space unit tests (TAP from cmocka) ---------------------------------
+if want unit; then
+	mkdir -p "$B/unit"
+	if ! make -s -C tests/unit O="$B/unit" all >"$B/unit/build.log" 2>&1; then
+		fail "host unit-build: $(grep -m1 -i error "$B/unit/build.log")"
+	else
+		for t in test_hist test_index; do
+			tally < <(CMOCKA_MESSAGE_OUTPUT=TAP "$B/unit/$t" 2>&1 |
+				sed -n -e "s/^ok [0-9]* - \(.*\)/PASS host unit\/${t#test_}.\1/p" \
+				       -e "s/^not ok [0-9]* - \(.*\)/FAIL host unit\/${t#test_}.\1/p")
+		done
+	fi
+fi
+
+# --- builds: helpers, and the module per kernel at W=1 ------------------------
+build_module() { # KVER NAME [KCFLAGS]
+	local kver=$1 name=$2 dir="$B/$2-$1"
+	rm -rf "$dir" && mkdir -p "$dir" && cp module/Kbuild module/*.[ch] "$dir/"
+	make -C "/lib/modules/$kver/build" M="$dir" W=1 KCFLAGS="${3:-}" modules \
+		>"$dir/build.log" 2>&1 || return 1
+	cp "$dir/numa_advise.ko" "$B/$name-$kver.ko"
+}
+
+if want build; then
+	if scripts/checkpatch.sh >"$B/checkpatch.log" 2>&1; then
+		pass "host checkpatch"
+	else
+		fail "host checkpatch: $(grep -m1 -E '^(ERROR|WARNING)|checkpatch.sh:' "$B/checkpatch.log")"
+	fi
+fi
+
+if want build || want guest || want topo8; then
+	mkdir -p "$B/helpers"
+	make -s -C tests/helpers O="$B/helpers" >"$B/helpers.log" 2>&1 ||
+		fail "host helpers-build: $(grep -m1 -i error "$B/helpers.log")"
+	for k in "${kvers[@]}"; do
+		if ! build_module "$k" numa_advise; then
+			fail "$k module-build: $(grep -m1 -i error "$B/numa_advise-$k/build.log")"
+		elif grep -qi 'warning:' "$B/numa_advise-$k/build.log"; then
+			fail "$k module-build: W=1 $(grep -m1 -i 'warning:' "$B/numa_advise-$k/build.log")"
+		else
+			want build && pass "$k module-build-W=1"
+		fi
+		build_module "$k" numa_advise-missing-tp -DNA_TEST_MISSING_TP ||
+			fail "$k module-build: test variant without a tracepoint"
+	done
+fi
+
+# --- guests: the integration suite per kernel, the 8-node layout once ---------
+cp -f "$B"/helpers/{spin,churn,na-write} "$B/" 2>/dev/null
+
+guest() { # KVER TOPO CASE...
+	local kver=$1 topo=$2 rc
+	shift 2
+	local log="$B/guest-$kver-$topo.log"
+	tally < <(tests/guest/boot.sh -k "$kver" -t "$topo" -l "$log.console" \
+		tests/guest/suite.sh "$B" "$@" 2>&1 | tee "$log")
+	rc=$(grep -c '^suite: ' "$log")
+	[ "$rc" -eq 1 ] || fail "$kver/$topo guest: no result from the guest ($(tail -n 1 "$log"); console in $log.console)"
+}
+
+if want guest; then
+	for k in "${kvers[@]}"; do
+		guest "$k" 4x2
+	done
+fi
+if want topo8; then
+	# The 8-node layout (two groups of four close nodes) on the newest kernel.
+	guest "${kvers[-1]}" 8x2 load tables migrations dmesg_clean
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
