@@ -1,0 +1,371 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# suite.sh - integration tests, run INSIDE a guest by tests/guest/boot.sh
+#
+# usage: suite.sh BUILD_DIR [CASE...]
+#   BUILD_DIR holds numa_advise-$NA_KVER.ko, numa_advise-missing-tp-$NA_KVER.ko
+#   and the helpers (spin, churn, na-write); CASE names which cases to run
+#   (default: all, in order).
+#
+# Prints one line per case, "PASS <kernel>/<topology> <case>" or
+# "FAIL <kernel>/<topology> <case>: <why>", and exits non-zero if any failed.
+set -u
+
+B=${1:?usage: suite.sh BUILD_DIR [CASE...]}
+shift
+KO=$B/numa_advise-$NA_KVER.ko
+KO_MISSING_TP=$B/numa_advise-missing-tp-$NA_KVER.ko
+D=/sys/kernel/debug/numa_advise
+WHERE="$NA_KVER/$NA_TOPO"
+passed=0
+failed=0
+
+# --- reading the module's tables --------------------------------------------
+
+# tcol FILE KEYCOL KEY COL - COL of the row whose KEYCOL is KEY
+tcol() {
+	awk -v kc="$2" -v k="$3" -v c="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h[kc] == k { print $h[c]; exit }' "$1"
+}
+status() { tcol $D/status key "$1" value; }
+task() { tcol $D/tasks pid "$1" "$2"; }
+node_col() { tcol $D/nodes node "$1" "$2"; }
+cpus() { cat /sys/devices/system/node/node"$1"/cpulist; }
+nodes() { ls -d /sys/devices/system/node/node[0-9]* | wc -l; }
+now_ns() { date +%s%N; }
+# fcmp EXPR - awk arithmetic truth, for the fractions below
+fcmp() { awk "BEGIN { exit !($1) }"; }
+
+# --- reporting --------------------------------------------------------------
+
+case_errors=()
+# check DESCRIPTION COMMAND... - record a failed expectation of this case
+check() {
+	local what=$1
+	shift
+	"$@" || case_errors+=("$what")
+}
+
+run_case() {
+	local name=$1 t0=$SECONDS
+	case_errors=()
+	"case_$name"
+	if [ ${#case_errors[@]} -eq 0 ]; then
+		echo "PASS $WHERE $name ($((SECONDS - t0)) s)"
+		passed=$((passed + 1))
+	else
+		local IFS=';'
+		echo "FAIL $WHERE $name: ${case_errors[*]} ($((SECONDS - t0)) s)"
+		failed=$((failed + 1))
+	fi
+}
+
+load() {
+	insmod "$KO" "$@" 2>/tmp/insmod.err ||
+		{ case_errors+=("insmod $*: $(cat /tmp/insmod.err)"); return 1; }
+}
+
+unload() {
+	rmmod numa_advise 2>/tmp/rmmod.err ||
+		{ case_errors+=("rmmod: $(cat /tmp/rmmod.err)"); return 1; }
+}
+
+loaded() { grep -q '^numa_advise ' /proc/modules; }
+
+# start_spin CPULIST - a CPU burner pinned there; its pid in $spin_pid
+start_spin() {
+	taskset -c "$1" "$B/spin" &
+	spin_pid=$!
+}
+
+stop_spin() {
+	kill -KILL "$spin_pid" 2>/dev/null
+	wait "$spin_pid" 2>/dev/null
+}
+
+# --- cases --------------------------------------------------------------------
+
+case_load() {
+	load || return
+	local f
+	for f in tasks nodes overhead status reset; do
+		check "no $D/$f" test -e "$D/$f"
+	done
+	check "version in status" test "$(status version)" = \
+		"$(modinfo -F version "$KO")"
+	check "status nodes $(status nodes) != $(nodes)" \
+		test "$(status nodes)" = "$(nodes)"
+	check "debugfs files not root-only" \
+		test -z "$(find $D -type f -perm /0077)"
+	sleep 1
+	check "no task tracked after 1 s" test "$(status tracked)" -gt 0
+}
+
+# The tables' shape follows the topology: one node column / row per node.
+case_tables() {
+	local n=$(nodes) i hdr
+	hdr=$(head -1 $D/tasks)
+	check "tasks header: $hdr" test "$(echo "$hdr" | wc -w)" -eq $((n + 6))
+	for ((i = 0; i < n; i++)); do
+		check "tasks header lacks node${i}_ns" grep -qw "node${i}_ns" <<<"$hdr"
+		check "nodes: node $i cpus $(node_col $i cpus) != $(cpus $i)" \
+			test "$(node_col $i cpus)" = "$(cpus $i)"
+	done
+	check "nodes has $(($(wc -l <$D/nodes) - 1)) rows, want $n" \
+		test "$(wc -l <$D/nodes)" -eq $((n + 1))
+	check "overhead header" test "$(head -1 $D/overhead)" = \
+		"probe calls mean_ns p50_ns p99_ns max_ns"
+	check "tasks rows != tracked" test "$(($(wc -l <$D/tasks) - 1))" -ge \
+		"$(($(status tracked) - 5))"
+}
+
+# share PID NODE - fraction of PID's runtime spent on NODE
+share() {
+	awk -v n="$(task "$1" "node${2}_ns")" -v r="$(task "$1" runtime_ns)" \
+		'BEGIN { printf "%.3f", (r > 0 ? n / r : 0) }'
+}
+
+# A task pinned to node 2 runs there; repinned to node 0 for as long, its
+# time splits in half.
+case_residency() {
+	local s2 s0 rt
+	start_spin "$(cpus 2)"
+	sleep 3
+	kill -STOP "$spin_pid"
+	sleep 0.2
+	s2=$(share "$spin_pid" 2)
+	rt=$(task "$spin_pid" runtime_ns)
+	check "pinned to node 2: share $s2 < 0.95" fcmp "$s2 >= 0.95"
+	check "pinned 3 s: runtime ${rt}ns" fcmp "${rt:-0} >= 2.5e9"
+	taskset -pc "$(cpus 0)" "$spin_pid" >/dev/null
+	kill -CONT "$spin_pid"
+	sleep 3
+	kill -STOP "$spin_pid"
+	sleep 0.2
+	s0=$(share "$spin_pid" 0)
+	s2=$(share "$spin_pid" 2)
+	check "repinned: node0 share $s0 not ~0.5" fcmp "$s0 > 0.35 && $s0 < 0.65"
+	check "repinned: node2 share $s2 not ~0.5" fcmp "$s2 > 0.35 && $s2 < 0.65"
+	check "repinned: node0+node2 $s0+$s2 < 0.95" fcmp "$s0 + $s2 >= 0.95"
+	stop_spin
+}
+
+# K moves between nodes with taskset are K cross-node migrations, exactly.
+case_migrations() {
+	local k=6 i x0 m0 x1 m1
+	start_spin "$(cpus 0)"
+	sleep 0.5
+	x0=$(task "$spin_pid" xnode_migrations)
+	m0=$(task "$spin_pid" migrations)
+	for ((i = 1; i <= k; i++)); do
+		taskset -pc "$(cpus $((i % $(nodes))))" "$spin_pid" >/dev/null
+		sleep 0.3
+	done
+	x1=$(task "$spin_pid" xnode_migrations)
+	m1=$(task "$spin_pid" migrations)
+	check "xnode_migrations $x0 -> $x1, want +$k" test $((x1 - x0)) -eq $k
+	check "migrations $m0 -> $m1, want >= +$k" test $((m1 - m0)) -ge $k
+	stop_spin
+}
+
+# A CPU burner on one CPU of node 3 for 3 s: node 3 is busy that long, its
+# busy+idle covers its 2 CPUs, an untouched node stays mostly idle, and the
+# burner's own row (still running: charged for the run in progress) agrees.
+case_node_busy() {
+	local n=3 quiet=1 t0 t1 b0 i0 q0 b1 i1 q1 x0 x1 el own
+	local cpu=$(cpus $n | cut -d- -f1 | cut -d, -f1)
+	local ncpu=$(taskset -c "$(cpus $n)" nproc)
+	start_spin "$cpu"
+	sleep 0.5
+	# Snapshot the tables right beside the clock reads; parse afterwards.
+	t0=$(now_ns) && cp $D/nodes /tmp/nodes0 && cp $D/tasks /tmp/tasks0
+	sleep 3
+	t1=$(now_ns) && cp $D/nodes /tmp/nodes1 && cp $D/tasks /tmp/tasks1
+	stop_spin
+	b0=$(tcol /tmp/nodes0 node $n busy_ns) i0=$(tcol /tmp/nodes0 node $n idle_ns)
+	b1=$(tcol /tmp/nodes1 node $n busy_ns) i1=$(tcol /tmp/nodes1 node $n idle_ns)
+	q0=$(tcol /tmp/nodes0 node $quiet busy_ns) q1=$(tcol /tmp/nodes1 node $quiet busy_ns)
+	x0=$(tcol /tmp/tasks0 pid "$spin_pid" "node${n}_ns")
+	x1=$(tcol /tmp/tasks1 pid "$spin_pid" "node${n}_ns")
+	el=$((t1 - t0))
+	own=$((x1 - x0))
+	check "node$n busy +$((b1 - b0)) vs ${el}ns elapsed" \
+		fcmp "$((b1 - b0)) > 0.9 * $el && $((b1 - b0)) < 1.1 * $el"
+	check "node$n busy+idle +$((b1 - b0 + i1 - i0)) vs $ncpu x ${el}ns" \
+		fcmp "$((b1 - b0 + i1 - i0)) > 0.9 * $ncpu * $el && $((b1 - b0 + i1 - i0)) < 1.1 * $ncpu * $el"
+	check "node$quiet busy +$((q1 - q0)) while idle" fcmp "$((q1 - q0)) < 0.25 * $el"
+	check "burner's node$n time +${own}ns vs ${el}ns" \
+		fcmp "$own > 0.9 * $el && $own < 1.1 * $el"
+}
+
+# The probes account for themselves, and the numbers are consistent.
+case_overhead() {
+	local p calls mean p50 p99 max
+	for p in sched_switch sched_migrate_task sched_process_free; do
+		read -r calls mean p50 p99 max <<<"$(awk -v p=$p \
+			'$1 == p { print $2, $3, $4, $5, $6 }' $D/overhead)"
+		check "$p: no calls" test "${calls:-0}" -gt 0
+		check "$p: not p50 $p50 <= p99 $p99 <= max $max" \
+			test "${p50:-1}" -le "${p99:-0}" -a "${p99:-1}" -le "${max:-0}"
+		check "$p: mean $mean > max $max" test "${mean:-1}" -le "${max:-0}"
+		check "$p: p50 0" test "${p50:-0}" -gt 0
+	done
+}
+
+# Bad writes to reset are refused with EINVAL and change nothing; "1" resets.
+case_reset() {
+	local gen bad out sw0 sw1
+	gen=$(status reset_generation)
+	sw0=$(node_col 0 switches)
+	for bad in 0 2 11 abc '1 ' ' 1' '1\n\n' '\n' '+1' 0x1 -1; do
+		out=$("$B/na-write" $D/reset "$bad")
+		check "reset '$bad': $out" test "$out" = EINVAL
+	done
+	out=$("$B/na-write" $D/reset "$(printf '1%.0s' {1..4096})")
+	check "reset 4 KiB: $out" test "$out" = EINVAL
+	out=$("$B/na-write" $D/reset 1 1)
+	check "reset at offset 1: $out" test "$out" = EINVAL
+	check "reset_generation changed by bad writes" \
+		test "$(status reset_generation)" = "$gen"
+	sw1=$(node_col 0 switches)
+	check "node 0 switches dropped $sw0 -> $sw1 without a reset" \
+		test "$sw1" -ge "$sw0"
+	out=$("$B/na-write" $D/reset '1\n')
+	check "reset '1\\n': $out" test "$out" = "ok 2"
+	check "reset_generation not bumped" \
+		test "$(status reset_generation)" = $((gen + 1))
+	sw1=$(node_col 0 switches)
+	check "node 0 switches $sw0 -> $sw1 after reset" test "$sw1" -lt "$sw0"
+	check "sched_switch calls not reset" \
+		test "$(awk '$1 == "sched_switch" { print $2 }' $D/overhead)" -lt "$sw0"
+}
+
+# 10,000 tasks come and go: every one is freed, the table returns to where
+# it was.
+case_churn() {
+	local base after f0 f1
+	sleep 1
+	base=$(status tracked)
+	f0=$(awk '$1 == "sched_process_free" { print $2 }' $D/overhead)
+	"$B/churn" 10000 >/dev/null
+	check "churn failed" test $? -eq 0
+	sleep 2 # the frees come from RCU callbacks
+	after=$(status tracked)
+	f1=$(awk '$1 == "sched_process_free" { print $2 }' $D/overhead)
+	check "tracked $base -> $after after 10000 tasks" test "$after" -le $((base + 8))
+	check "only $((f1 - f0)) frees seen" test $((f1 - f0)) -ge 10000
+	check "dropped $(status dropped)" test "$(status dropped)" -eq 0
+}
+
+# At the cap: tracking stops at max_tasks; the tasks refused are counted
+# once in dropped and, while they live, in waiting.  (A slot freed by an
+# exiting task goes to the next task to switch in, so the count of tracked
+# tasks may stand below the cap for a while.)
+case_cap() {
+	local cap=16 sleepers=30 w0 d0 w1 d1 w2 i pids=()
+	unload || return
+	load max_tasks=$cap || return
+	sleep 1
+	w0=$(status waiting) d0=$(status dropped)
+	check "tracked $(status tracked) over the cap $cap" test "$(status tracked)" -le $cap
+	check "nobody waits at the cap" test "$w0" -gt 0
+	check "dropped $d0 < waiting $w0" test "$d0" -ge "$w0"
+	for ((i = 0; i < sleepers; i++)); do
+		sleep 30 &
+		pids+=($!)
+	done
+	sleep 1
+	w1=$(status waiting) d1=$(status dropped)
+	# At most $cap of them found a free slot; the others were refused.
+	check "dropped $d0 -> $d1 with $sleepers more tasks" \
+		test $((d1 - d0)) -ge $((sleepers - cap))
+	check "waiting $w0 -> $w1 with $sleepers more tasks" \
+		test $((w1 - w0)) -ge $((sleepers - cap))
+	check "tracked $(status tracked) over the cap $cap" test "$(status tracked)" -le $cap
+	check "tasks rows $(($(wc -l <$D/tasks) - 1)) over the cap $cap" \
+		test "$(wc -l <$D/tasks)" -le $((cap + 1))
+	kill "${pids[@]}"
+	wait "${pids[@]}" 2>/dev/null
+	sleep 1
+	w2=$(status waiting)
+	check "waiting $w1 -> $w2 after they exit" test "$w2" -le $((w1 - (sleepers - cap)))
+	unload
+	load
+}
+
+# Bad parameters and a missing tracepoint refuse the load with one clear
+# line and leave nothing behind.
+case_refuse_load() {
+	local v before
+	unload || return
+	for v in 0 15 1048577 abc -1 ''; do
+		if insmod "$KO" max_tasks="$v" 2>/dev/null; then
+			case_errors+=("max_tasks='$v' accepted")
+			rmmod numa_advise
+		fi
+	done
+	check "max_tasks: no clear message" \
+		eval "dmesg | grep -q 'max_tasks must be a number from 16 to 1048576'"
+	before=$(dmesg | wc -l)
+	if insmod "$KO_MISSING_TP" 2>/dev/null; then
+		case_errors+=("loaded without its tracepoint")
+		rmmod numa_advise
+	fi
+	check "missing tracepoint: log says $(dmesg | tail -n +$((before + 1)))" \
+		test "$(dmesg | tail -n +$((before + 1)) | grep -c 'numa_advise: kernel has no tracepoint numa_advise_test_missing; not loading')" -eq 1
+	check "left loaded" eval '! loaded'
+	check "left $D behind" test ! -e $D
+	load
+}
+
+# Load and unload 20 times while hackbench switches tasks at full speed.
+case_reload_under_load() {
+	local i hb sw minsw
+	unload || return
+	# A light load keeps every round short under emulation, and still
+	# switches tasks on several CPUs thousands of times a second.
+	hackbench -g 1 -f 2 -l 100000000 >/dev/null 2>&1 &
+	hb=$!
+	sleep 1
+	for ((i = 0; i < 20; i++)); do
+		load || break
+		sleep 0.2
+		cat $D/tasks $D/overhead >/dev/null ||
+			case_errors+=("reading tables, round $i")
+		sw=$(awk 'NR > 1 { s += $5 } END { print s }' $D/nodes)
+		[ "$i" -gt 0 ] && [ "$sw" -ge "$minsw" ] || minsw=$sw
+		unload || break
+		check "round $i: $D left behind" test ! -e $D
+	done
+	# The probes were busy while they were being removed.
+	check "only $minsw switches seen in a round" test "${minsw:-0}" -ge 100
+	echo "# reload_under_load: at least $minsw switches per round"
+	check "hackbench died" kill -0 $hb
+	kill $hb
+	wait $hb 2>/dev/null
+	load
+}
+
+# Nothing in the kernel log went wrong at any point.
+case_dmesg_clean() {
+	unload
+	local bad
+	bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|sleeping function called from invalid context|Call Trace|RCU stall|soft lockup|hard LOCKUP' | head -3)
+	check "kernel log: $bad" test -z "$bad"
+	check "module still loaded" eval '! loaded'
+}
+
+ALL=(load tables residency migrations node_busy overhead reset churn cap
+	refuse_load reload_under_load dmesg_clean)
+
+# Keep the test's own shell off the nodes the cases measure.
+taskset -pc "$(cpus 0)" $$ >/dev/null
+dmesg -C 2>/dev/null
+for c in "${@:-${ALL[@]}}"; do
+	run_case "$c"
+done
+loaded && rmmod numa_advise
+echo "suite: $passed passed, $failed failed ($WHERE)"
+[ "$failed" -eq 0 ]
