@@ -19,6 +19,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/bsearch.h>
+#include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -115,6 +116,7 @@ struct na_probe_cost {
 };
 
 struct na_cpu_sched {
+	bool offline;		/* going down: its idle time is not idle */
 	u64 last;		/* local_clock() of the last switch here; 0: none */
 	unsigned long curr_key;	/* task switched in at @last; 0: idle */
 	struct na_task *curr;	/* its slot, NULL if it has none */
@@ -157,6 +159,17 @@ static atomic_long_t na_nr_unindexed;	/* events of tasks the index had no room f
  */
 static u32 na_gen __read_mostly;
 static DEFINE_MUTEX(na_reset_lock);
+/*
+ * local_clock() at the last reset, written before na_gen (smp_wmb): a run
+ * that began before the reset is charged from here, not from its start.
+ */
+static u64 na_reset_clock;
+
+/* na_since - when to charge a run that began at @last from */
+static inline u64 na_since(u64 last)
+{
+	return max(last, READ_ONCE(na_reset_clock));
+}
 
 static size_t na_mem_bytes;		/* reserved at load, for `status` */
 
@@ -207,13 +220,15 @@ static u32 na_slot_alloc(struct na_cpu *pc)
 	return s;
 }
 
-static struct na_task *na_slot_init(u32 s, struct task_struct *p, u32 gen)
+static struct na_task *na_slot_init(u32 s, struct task_struct *p, u32 gen,
+				    u64 now)
 {
 	struct na_task *t = na_slot(s);
 
 	write_seqcount_begin(&t->seq);
 	t->key = (unsigned long)p;
-	t->last_out = 0;
+	/* Not charged for anything before now, if the address was reused. */
+	t->last_out = now;
 	na_task_refresh(t, p);
 	na_task_zero(t, gen);
 	write_seqcount_end(&t->seq);
@@ -240,7 +255,7 @@ static void na_slot_free(u32 s)
  * freed one.  Must be called from @p's own event stream.
  */
 static struct na_task *na_task_get(struct na_cpu *pc, struct task_struct *p,
-				   u32 gen)
+				   u32 gen, u64 now)
 {
 	unsigned long key = (unsigned long)p;
 	struct na_ient *e;
@@ -267,7 +282,7 @@ static struct na_task *na_task_get(struct na_cpu *pc, struct task_struct *p,
 			return NULL;
 		atomic_dec(&na_nr_waiting);
 		WRITE_ONCE(e->slot, s);
-		return na_slot_init(s, p, gen);
+		return na_slot_init(s, p, gen, now);
 	}
 
 	e = na_index_insert(&na_idx, key);
@@ -282,7 +297,7 @@ static struct na_task *na_task_get(struct na_cpu *pc, struct task_struct *p,
 		atomic_long_inc(&na_nr_dropped);
 		return NULL;
 	}
-	return na_slot_init(s, p, gen);
+	return na_slot_init(s, p, gen, now);
 }
 
 /* ------------------------------------------------------------------ */
@@ -298,6 +313,9 @@ static struct na_cpu *na_cpu_begin(u32 gen)
 
 	write_seqcount_begin(&pc->seq);
 	if (unlikely(pc->gen != gen)) {
+		smp_rmb();	/* na_gen before na_reset_clock, see na_reset_write */
+		if (pc->s.last)
+			pc->s.last = na_since(pc->s.last);
 		pc->gen = gen;
 		pc->s.busy_ns = 0;
 		pc->s.idle_ns = 0;
@@ -334,8 +352,11 @@ static void na_probe_switch(void *data, bool preempt, struct task_struct *prev,
 
 	lockdep_assert_irqs_disabled();
 
-	/* Nothing is charged for the run that started before we could see it. */
-	if (pc->s.last && now > pc->s.last)
+	/*
+	 * Nothing is charged for a run that started before we could see it,
+	 * nor for a CPU on its way offline.
+	 */
+	if (pc->s.last && now > pc->s.last && !pc->s.offline)
 		delta = now - pc->s.last;
 	pc->s.switches++;
 
@@ -346,10 +367,9 @@ static void na_probe_switch(void *data, bool preempt, struct task_struct *prev,
 
 		pc->s.busy_ns += delta;
 		/* The task switched in here last time: its slot is cached. */
-		if (pc->s.curr_key == (unsigned long)prev)
-			t = pc->s.curr;
-		else
-			t = na_task_get(pc, prev, gen);
+		t = pc->s.curr_key == (unsigned long)prev ? pc->s.curr : NULL;
+		if (!t)
+			t = na_task_get(pc, prev, gen, now);
 		if (t) {
 			write_seqcount_begin(&t->seq);
 			if (unlikely(t->gen != gen))
@@ -366,7 +386,7 @@ static void na_probe_switch(void *data, bool preempt, struct task_struct *prev,
 		pc->s.curr = NULL;
 	} else {
 		pc->s.curr_key = (unsigned long)next;
-		pc->s.curr = na_task_get(pc, next, gen);
+		pc->s.curr = na_task_get(pc, next, gen, now);
 	}
 	pc->s.last = now;
 	na_cpu_end(pc, NA_PROBE_SWITCH, now);
@@ -381,11 +401,14 @@ static void na_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 
 	lockdep_assert_irqs_disabled();
 
-	t = na_task_get(pc, p, gen);
+	/* It fires before p's CPU changes, also when it does not change. */
+	if (task_cpu(p) != dest_cpu)
+		t = na_task_get(pc, p, gen, t0);
+	else
+		t = NULL;
 	if (t) {
 		write_seqcount_begin(&t->seq);
 		t->migrations++;
-		/* The tracepoint fires before p's CPU changes. */
 		if (cpu_to_node(task_cpu(p)) != cpu_to_node(dest_cpu))
 			t->xnode_migrations++;
 		write_seqcount_end(&t->seq);
@@ -580,18 +603,32 @@ static void na_tasks_snapshot(struct na_tasks_iter *it)
 	struct na_cpu_sched c;
 	int cpu;
 
-	it->nr_run = 0;
-	it->now = local_clock();
+	unsigned int i, n = 0;
+
 	for_each_online_cpu(cpu) {
 		na_cpu_read_sched(cpu, &c);
-		if (!c.curr_key || !c.last)
+		if (!c.curr_key || !c.last || c.offline)
 			continue;
-		it->run[it->nr_run].key = c.curr_key;
-		it->run[it->nr_run].since = c.last;
-		it->run[it->nr_run].node = per_cpu_ptr(na_cpus, cpu)->node;
-		it->nr_run++;
+		it->run[n].key = c.curr_key;
+		it->run[n].since = na_since(c.last);
+		it->run[n].node = per_cpu_ptr(na_cpus, cpu)->node;
+		n++;
 	}
-	sort(it->run, it->nr_run, sizeof(*it->run), na_run_cmp, NULL);
+	it->now = local_clock();
+	/*
+	 * A task that moved while the CPUs were read shows twice: the later
+	 * run is the one in progress.
+	 */
+	sort(it->run, n, sizeof(*it->run), na_run_cmp, NULL);
+	it->nr_run = 0;
+	for (i = 0; i < n; i++) {
+		if (it->nr_run && it->run[it->nr_run - 1].key == it->run[i].key) {
+			if (it->run[i].since > it->run[it->nr_run - 1].since)
+				it->run[it->nr_run - 1] = it->run[i];
+			continue;
+		}
+		it->run[it->nr_run++] = it->run[i];
+	}
 }
 
 static void na_print_node_header(struct seq_file *m, const char *fmt)
@@ -649,7 +686,7 @@ static int na_tasks_show(struct seq_file *m, void *v)
 	/* Running now and not charged for this run yet: add it. */
 	key.key = t->key;
 	run = bsearch(&key, it->run, it->nr_run, sizeof(*run), na_run_cmp);
-	if (run && t->last_out < run->since && it->now > run->since)
+	if (run && t->last_out <= run->since && it->now > run->since)
 		t->node_ns[run->node] += it->now - run->since;
 
 	for_each_online_node(n)
@@ -719,19 +756,24 @@ static int na_nodes_show(struct seq_file *m, void *v)
 	seq_puts(m, "node cpus busy_ns idle_ns switches\n");
 	for_each_online_node(n) {
 		const struct cpumask *mask = cpumask_of_node(n);
-		u64 busy = 0, idle = 0, switches = 0;
+		u64 busy = 0, idle = 0, switches = 0, since;
 
-		for_each_cpu_and(cpu, mask, cpu_online_mask) {
+		/* Offline CPUs too: what they did before still counts. */
+		for_each_possible_cpu(cpu) {
+			if (per_cpu_ptr(na_cpus, cpu)->node != n)
+				continue;
 			na_cpu_read_sched(cpu, &c);
 			busy += c.busy_ns;
 			idle += c.idle_ns;
 			switches += c.switches;
 			/* The run in progress on this CPU, not charged yet. */
-			if (c.last && now > c.last) {
+			since = na_since(c.last);
+			if (c.last && !c.offline && cpu_online(cpu) &&
+			    now > since) {
 				if (c.curr_key)
-					busy += now - c.last;
+					busy += now - since;
 				else
-					idle += now - c.last;
+					idle += now - since;
 			}
 		}
 		seq_printf(m, "%d %*pbl %llu %llu %llu\n", n,
@@ -817,6 +859,8 @@ static ssize_t na_reset_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 
 	mutex_lock(&na_reset_lock);
+	WRITE_ONCE(na_reset_clock, local_clock());
+	smp_wmb();	/* na_reset_clock before na_gen, see na_cpu_begin */
 	WRITE_ONCE(na_gen, na_gen + 1);
 	atomic_long_set(&na_nr_dropped, 0);
 	atomic_long_set(&na_nr_unindexed, 0);
@@ -846,6 +890,48 @@ static int na_debugfs_create(void)
 	debugfs_create_file("overhead", 0400, na_dir, NULL, &na_overhead_fops);
 	debugfs_create_file("status", 0400, na_dir, NULL, &na_status_fops);
 	debugfs_create_file("reset", 0200, na_dir, NULL, &na_reset_fops);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* CPU hotplug: an offline CPU is neither busy nor idle                */
+
+static enum cpuhp_state na_hp_state;
+
+/*
+ * na_cpu_hotplug - mark this CPU up or going down.  AP hotplug callbacks run
+ * on the CPU concerned; with interrupts off no probe can interleave, so the
+ * per-CPU state keeps its single writer.
+ */
+static void na_cpu_hotplug(unsigned int cpu, bool offline)
+{
+	unsigned long flags;
+	struct na_cpu *pc;
+
+	local_irq_save(flags);
+	WARN_ON_ONCE(smp_processor_id() != cpu);
+	pc = this_cpu_ptr(na_cpus);
+	write_seqcount_begin(&pc->seq);
+	/*
+	 * Coming up, time counts from now, not from before it went down; at
+	 * load, from now unless a switch has already been seen here.
+	 */
+	if (!offline && (pc->s.offline || !pc->s.last))
+		pc->s.last = local_clock();
+	pc->s.offline = offline;
+	write_seqcount_end(&pc->seq);
+	local_irq_restore(flags);
+}
+
+static int na_cpu_online(unsigned int cpu)
+{
+	na_cpu_hotplug(cpu, false);
+	return 0;
+}
+
+static int na_cpu_offline(unsigned int cpu)
+{
+	na_cpu_hotplug(cpu, true);
 	return 0;
 }
 
@@ -919,20 +1005,32 @@ static int __init na_init(void)
 	ret = na_alloc();
 	if (ret)
 		return ret;
-	ret = na_debugfs_create();
-	if (ret)
-		goto free_state;
 	ret = na_tp_register();
 	if (ret)
-		goto remove_debugfs;
+		goto free_state;
+	/* Also starts the clock of every online CPU not yet switched. */
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "numa_advise:online",
+				na_cpu_online, na_cpu_offline);
+	if (ret < 0)
+		goto unregister_tracepoints;
+	na_hp_state = ret;
+	/*
+	 * debugfs last: once a file can be opened, the load must not fail
+	 * (an open file pins the module, which a failed load frees anyway).
+	 */
+	ret = na_debugfs_create();
+	if (ret)
+		goto remove_cpuhp;
 
 	pr_info("version %s loaded: %u nodes, %u CPUs, up to %u tasks (%zu KiB)\n",
 		NA_VERSION, num_online_nodes(), num_online_cpus(), max_tasks,
 		na_mem_bytes >> 10);
 	return 0;
 
-remove_debugfs:
-	debugfs_remove_recursive(na_dir);
+remove_cpuhp:
+	cpuhp_remove_state_nocalls(na_hp_state);
+unregister_tracepoints:
+	na_tp_unregister(ARRAY_SIZE(na_tps));
 free_state:
 	na_free();
 	return ret;
@@ -942,6 +1040,7 @@ static void __exit na_exit(void)
 {
 	/* Readers first: removal waits for any file operation in progress. */
 	debugfs_remove_recursive(na_dir);
+	cpuhp_remove_state_nocalls(na_hp_state);
 	na_tp_unregister(ARRAY_SIZE(na_tps));
 	na_free();
 	pr_info("unloaded\n");

@@ -51,7 +51,11 @@ check() {
 run_case() {
 	local name=$1 t0=$SECONDS
 	case_errors=()
-	"case_$name"
+	if declare -F "case_$name" >/dev/null; then
+		"case_$name"
+	else
+		case_errors+=("no such case")
+	fi
 	if [ ${#case_errors[@]} -eq 0 ]; then
 		echo "PASS $WHERE $name ($((SECONDS - t0)) s)"
 		passed=$((passed + 1))
@@ -216,7 +220,7 @@ case_overhead() {
 
 # Bad writes to reset are refused with EINVAL and change nothing; "1" resets.
 case_reset() {
-	local gen bad out sw0 sw1
+	local gen bad out sw0 sw1 t0 t1 tot
 	gen=$(status reset_generation)
 	sw0=$(node_col 0 switches)
 	for bad in 0 2 11 abc '1 ' ' 1' '1\n\n' '\n' '+1' 0x1 -1; do
@@ -232,6 +236,7 @@ case_reset() {
 	sw1=$(node_col 0 switches)
 	check "node 0 switches dropped $sw0 -> $sw1 without a reset" \
 		test "$sw1" -ge "$sw0"
+	t0=$(now_ns)
 	out=$("$B/na-write" $D/reset '1\n')
 	check "reset '1\\n': $out" test "$out" = "ok 2"
 	check "reset_generation not bumped" \
@@ -240,6 +245,39 @@ case_reset() {
 	check "node 0 switches $sw0 -> $sw1 after reset" test "$sw1" -lt "$sw0"
 	check "sched_switch calls not reset" \
 		test "$(awk '$1 == "sched_switch" { print $2 }' $D/overhead)" -lt "$sw0"
+	# Runs under way at the reset count from the reset, not from their start.
+	cp $D/nodes /tmp/nodes.r
+	t1=$(now_ns)
+	tot=$(awk 'NR > 1 { s += $3 + $4 } END { printf "%.0f", s }' /tmp/nodes.r)
+	check "busy+idle $tot ns over all CPUs, $((t1 - t0)) ns after a reset" \
+		fcmp "$tot <= 1.05 * $(nproc --all) * $((t1 - t0))"
+}
+
+# A CPU taken offline is neither busy nor idle while it is down, and counts
+# again when it is back.
+case_hotplug() {
+	local n=3 cpu t0 t1 b0 i0 b1 i1 el sw0
+	cpu=$(cpus $n | tr -s ',-' '  ' | awk '{ print $NF }')
+	[ -w /sys/devices/system/cpu/cpu$cpu/online ] ||
+		{ case_errors+=("cpu$cpu cannot go offline"); return; }
+	t0=$(now_ns) && cp $D/nodes /tmp/nodes0
+	echo 0 >/sys/devices/system/cpu/cpu$cpu/online
+	sleep 2
+	echo 1 >/sys/devices/system/cpu/cpu$cpu/online
+	sleep 1
+	t1=$(now_ns) && cp $D/nodes /tmp/nodes1
+	b0=$(tcol /tmp/nodes0 node $n busy_ns) i0=$(tcol /tmp/nodes0 node $n idle_ns)
+	b1=$(tcol /tmp/nodes1 node $n busy_ns) i1=$(tcol /tmp/nodes1 node $n idle_ns)
+	el=$((t1 - t0))
+	# 2 CPUs for $el, less the ~2 s one of them was down.
+	check "node$n busy+idle +$((b1 - b0 + i1 - i0)) ns with cpu$cpu down 2 s of ${el} ns" \
+		fcmp "$((b1 - b0 + i1 - i0)) < 2 * $el - 1.5e9 && $((b1 - b0 + i1 - i0)) > $el"
+	check "cpu$cpu not back online" \
+		test "$(cat /sys/devices/system/cpu/cpu$cpu/online)" = 1
+	sw0=$(tcol /tmp/nodes1 node $n switches)
+	taskset -c "$cpu" true
+	check "no switches counted on node$n after cpu$cpu came back" \
+		test "$(node_col $n switches)" -gt "$sw0"
 }
 
 # 10,000 tasks come and go: every one is freed, the table returns to where
@@ -356,7 +394,7 @@ case_dmesg_clean() {
 	check "module still loaded" eval '! loaded'
 }
 
-ALL=(load tables residency migrations node_busy overhead reset churn cap
+ALL=(load tables residency migrations node_busy overhead reset hotplug churn cap
 	refuse_load reload_under_load dmesg_clean)
 
 # Keep the test's own shell off the nodes the cases measure.
