@@ -601,9 +601,8 @@ static int na_run_cmp(const void *a, const void *b)
 static void na_tasks_snapshot(struct na_tasks_iter *it)
 {
 	struct na_cpu_sched c;
-	int cpu;
-
 	unsigned int i, n = 0;
+	int cpu;
 
 	for_each_online_cpu(cpu) {
 		na_cpu_read_sched(cpu, &c);

@@ -83,8 +83,7 @@ if want build; then
 fi
 
 if want build || want guest || want topo8; then
-	mkdir -p "$B/helpers"
-	make -s -C tests/helpers O="$B/helpers" >"$B/helpers.log" 2>&1 ||
+	make -s -C tests/helpers O="$B" >"$B/helpers.log" 2>&1 ||
 		fail "host helpers-build: $(grep -m1 -i error "$B/helpers.log")"
 	for k in "${kvers[@]}"; do
 		if ! build_module "$k" numa_advise; then
@@ -100,7 +99,6 @@ if want build || want guest || want topo8; then
 fi
 
 # --- guests: the integration suite per kernel, the 8-node layout once ---------
-cp -f "$B"/helpers/{spin,churn,na-write} "$B/" 2>/dev/null
 
 # Each guest runs single-threaded TCG (see boot.sh), so as many guests run
 # at once as there are host CPUs; their results are read in order after.
