@@ -9,8 +9,10 @@
 #ifndef NA_KCOMPAT_H
 #define NA_KCOMPAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+typedef uint8_t u8;
 typedef uint32_t u32;
 typedef uint64_t u64;
 

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_policy - module/na_policy.h: node classes, hysteresis, the 2014
+ * seed's distance scores and compact sets, and whole placement rounds,
+ * each checked against figures worked out by hand.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kcompat.h"
+#include "../../module/na_policy.h"
+
+#define IMB	117	/* the kernel's imbalance_pct for NUMA domains */
+
+/*
+ * The 2014 seed's machine: 8 nodes in two groups of four, 16 apart inside
+ * a group and 32 across (tests/guest/boot.sh -t 8x2 boots the same).
+ */
+static u8 dist8[64];
+/* A 4-node line, 10 per hop (boot.sh -t 4x2). */
+static u8 dist4[16];
+
+static int setup_topologies(void **state)
+{
+	int a, b;
+
+	for (a = 0; a < 8; a++)
+		for (b = 0; b < 8; b++)
+			dist8[a * 8 + b] = a == b ? 10 : a / 4 == b / 4 ? 16 : 32;
+	for (a = 0; a < 4; a++)
+		for (b = 0; b < 4; b++)
+			dist4[a * 4 + b] = 10 + 10 * (a > b ? a - b : b - a);
+	return 0;
+}
+
+static void decay_converges_both_ways(void **state)
+{
+	u32 avg = 0;
+	int i;
+
+	/* 1/4 of the way each step: 250, 438, 579, 685, ... */
+	avg = na_decay(avg, 1000, 2);
+	assert_int_equal(avg, 250);
+	avg = na_decay(avg, 1000, 2);
+	assert_int_equal(avg, 438);
+	for (i = 0; i < 40; i++)
+		avg = na_decay(avg, 1000, 2);
+	assert_int_equal(avg, 1000);
+	for (i = 0; i < 40; i++)
+		avg = na_decay(avg, 0, 2);
+	assert_int_equal(avg, 0);
+}
+
+/* Two CPUs: capacity 2000 milli-CPUs. */
+static void classify_raw_hand_computed(void **state)
+{
+	/* one spinner on two CPUs */
+	assert_int_equal(na_classify_raw(2000, 1000, 1000, IMB), NA_SPARE);
+	/* two spinners: all busy, nothing waits */
+	assert_int_equal(na_classify_raw(2000, 2000, 2000, IMB), NA_BUSY);
+	/* four spinners: each waits half the time */
+	assert_int_equal(na_classify_raw(2000, 2000, 4000, IMB), NA_OVERLOADED);
+	/* lightly used but much waiting: not spare, not overloaded */
+	assert_int_equal(na_classify_raw(2000, 1200, 3000, IMB), NA_BUSY);
+	/* the boundary: 1709 * 117 = 199953 < 200000 < 1710 * 117 */
+	assert_int_equal(na_classify_raw(2000, 1709, 1709, IMB), NA_SPARE);
+	assert_int_equal(na_classify_raw(2000, 1710, 1710, IMB), NA_BUSY);
+	/* runnable alone past 117% with util at 100%: overloaded */
+	assert_int_equal(na_classify_raw(2000, 2000, 2341, IMB), NA_OVERLOADED);
+	assert_int_equal(na_classify_raw(2000, 2000, 2340, IMB), NA_BUSY);
+}
+
+/* A margin of 50 per-mille is 100 milli-CPUs on two CPUs. */
+static void classify_hysteresis(void **state)
+{
+	enum na_class c = NA_NR_CLASSES;
+	static const u32 noise[] = { 1690, 1730, 1700, 1760, 1650, 1720 };
+	unsigned int i;
+
+	c = na_classify(c, 2000, 1650, 1650, IMB, 50);
+	assert_int_equal(c, NA_SPARE);
+	/* noise around the 1709/1710 boundary never flips it */
+	for (i = 0; i < sizeof(noise) / sizeof(noise[0]); i++) {
+		c = na_classify(c, 2000, noise[i], noise[i], IMB, 50);
+		assert_int_equal(c, NA_SPARE);
+	}
+	/* clearly past it (1810 - 100 > 1709): busy */
+	c = na_classify(c, 2000, 1810, 1810, IMB, 50);
+	assert_int_equal(c, NA_BUSY);
+	/* and it takes clearly less to come back */
+	c = na_classify(c, 2000, 1650, 1650, IMB, 50);
+	assert_int_equal(c, NA_BUSY);
+	c = na_classify(c, 2000, 1600, 1600, IMB, 50);
+	assert_int_equal(c, NA_SPARE);
+	/* without a margin the same noise flips it */
+	c = na_classify(NA_SPARE, 2000, 1730, 1730, IMB, 0);
+	assert_int_equal(c, NA_BUSY);
+}
+
+static void class_rules(void **state)
+{
+	assert_true(na_class_allows(NA_SPARE, NA_SPARE));
+	assert_false(na_class_allows(NA_SPARE, NA_BUSY));
+	assert_false(na_class_allows(NA_SPARE, NA_OVERLOADED));
+	assert_true(na_class_allows(NA_BUSY, NA_SPARE));
+	assert_true(na_class_allows(NA_BUSY, NA_BUSY));
+	assert_false(na_class_allows(NA_BUSY, NA_OVERLOADED));
+	assert_true(na_class_allows(NA_OVERLOADED, NA_BUSY));
+	assert_false(na_class_allows(NA_OVERLOADED, NA_OVERLOADED));
+}
+
+/*
+ * On the 8-node machine max distance is 32: a node counts itself with
+ * weight 32 - 10 = 22, its group with 32 - 16 = 16, the other group 0.
+ */
+static void nearby_scores_two_groups(void **state)
+{
+	u32 score[8] = { 1000, 0, 0, 0, 0, 0, 0, 0 };
+	u32 split[8] = { 0, 0, 0, 500, 500, 0, 0, 0 };
+	u64 out[8];
+	int i;
+
+	na_score_nearby(score, dist8, 8, out);
+	assert_int_equal(out[0], 22000);
+	for (i = 1; i < 4; i++)
+		assert_int_equal(out[i], 16000);
+	for (i = 4; i < 8; i++)
+		assert_int_equal(out[i], 0);
+
+	/* half on node 3, half on node 4: each group's own pull */
+	na_score_nearby(split, dist8, 8, out);
+	assert_int_equal(out[0], 8000);
+	assert_int_equal(out[3], 11000);
+	assert_int_equal(out[4], 11000);
+	assert_int_equal(out[7], 8000);
+}
+
+/* On the line, max 40: weights 30 (self), 20, 10, 0 by hops. */
+static void nearby_scores_line(void **state)
+{
+	u32 score[4] = { 0, 600, 0, 400 };
+	u64 out[4];
+
+	na_score_nearby(score, dist4, 4, out);
+	assert_int_equal(out[0], 600 * 20 + 400 * 0);
+	assert_int_equal(out[1], 600 * 30 + 400 * 10);
+	assert_int_equal(out[2], 600 * 20 + 400 * 20);
+	assert_int_equal(out[3], 600 * 10 + 400 * 30);
+}
+
+/* All nodes equally far apart: scores only scale, nothing reorders. */
+static void nearby_scores_flat(void **state)
+{
+	u8 flat[16];
+	u32 score[4] = { 100, 400, 300, 200 };
+	u64 out[4];
+	int a;
+
+	for (a = 0; a < 16; a++)
+		flat[a] = a % 5 ? 20 : 10;
+	na_score_nearby(score, flat, 4, out);
+	for (a = 0; a < 4; a++)
+		assert_int_equal(out[a], score[a] * 10);
+}
+
+static void compact_sets(void **state)
+{
+	u64 score[8] = { 0, 0, 0, 0, 0, 90, 0, 0 };
+	u64 set;
+
+	/* grown from node 5 inside its group */
+	set = na_pick_set(score, dist8, 8, 4, 0xff);
+	assert_int_equal(set, 0xf0);
+	assert_int_equal(na_set_distance(set, dist8, 8), 6 * 16);
+	/* a group straddled by the allowed nodes costs more distance */
+	assert_int_equal(na_set_distance(0x33, dist8, 8), 2 * 16 + 4 * 32);
+	/* group 1 taken: the other group, from its best node */
+	score[2] = 10;
+	assert_int_equal(na_pick_set(score, dist8, 8, 4, 0x0f), 0x0f);
+	/* two nodes on the line from node 1: its nearest is 0 or 2; 2 scores */
+	{
+		u64 line[4] = { 5, 50, 7, 0 };
+
+		assert_int_equal(na_pick_set(line, dist4, 4, 2, 0xf), 0x6);
+	}
+	/* not enough allowed nodes */
+	assert_int_equal(na_pick_set(score, dist8, 8, 4, 0x07), 0);
+}
+
+static void nodes_needed(void **state)
+{
+	u32 cap[8] = { 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000 };
+	struct na_machine m = { .nr = 8, .cap = cap };
+
+	assert_int_equal(na_nodes_needed(&m, 0), 1);
+	assert_int_equal(na_nodes_needed(&m, 900), 1);
+	assert_int_equal(na_nodes_needed(&m, 8000), 4);
+	assert_int_equal(na_nodes_needed(&m, 8001), 5);
+	assert_int_equal(na_nodes_needed(&m, 40000), 8);
+}
+
+/*
+ * The 2014 seed's case: two processes, each 8 busy threads on a machine
+ * of 8 nodes x 2 CPUs, both spread over every node.  The first gets a
+ * whole group, the second the other; run again, each keeps its group.
+ */
+static void two_half_machine_processes(void **state)
+{
+	u32 cap[8], room[8];
+	enum na_class cls[8];
+	u32 spread[8];
+	struct na_machine m = {
+		.nr = 8, .dist = dist8, .cap = cap, .cls = cls, .room = room,
+		.gain_pm = 200, .nearby = true,
+	};
+	struct na_unit a = { .demand = 8000, .cur = 0xff, .score = spread };
+	struct na_unit b = a;
+	u64 s[8];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		cap[i] = 2000;
+		room[i] = 2000 * IMB / 100;
+		cls[i] = NA_BUSY;
+		spread[i] = 125;
+	}
+	na_place_unit(&m, &a, s);
+	na_place_unit(&m, &b, s);
+	assert_int_equal(a.target, 0x0f);
+	assert_int_equal(a.reason, NA_R_MOVE);
+	assert_int_equal(b.target, 0xf0);
+	assert_int_equal(b.reason, NA_R_MOVE);
+
+	/* Next round, placed: each stays where its threads now run. */
+	{
+		u32 sa[8] = { 250, 250, 250, 250, 0, 0, 0, 0 };
+		u32 sb[8] = { 0, 0, 0, 0, 250, 250, 250, 250 };
+
+		for (i = 0; i < 8; i++)
+			room[i] = 2000 * IMB / 100;
+		a = (struct na_unit){ .demand = 8000, .cur = 0x0f, .score = sa };
+		b = (struct na_unit){ .demand = 8000, .cur = 0xf0, .score = sb };
+		na_place_unit(&m, &b, s);
+		na_place_unit(&m, &a, s);
+		assert_int_equal(a.target, 0x0f);
+		assert_int_equal(a.reason, NA_R_STAY);
+		assert_int_equal(b.target, 0xf0);
+		assert_int_equal(b.reason, NA_R_STAY);
+	}
+}
+
+/* home policy on the 4-node line: one task, one CPU's worth */
+static struct na_machine home_machine(u32 *cap, u32 *room, enum na_class *cls)
+{
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		cap[i] = 2000;
+		room[i] = 2340;
+		cls[i] = NA_SPARE;
+	}
+	return (struct na_machine){ .nr = 4, .dist = dist4, .cap = cap,
+				    .cls = cls, .room = room, .gain_pm = 200 };
+}
+
+static void home_moves_by_threshold(void **state)
+{
+	u32 cap[4], room[4];
+	enum na_class cls[4];
+	struct na_machine m = home_machine(cap, room, cls);
+	u32 close[4] = { 480, 520, 0, 0 };
+	u32 clear[4] = { 300, 700, 0, 0 };
+	struct na_unit u = { .demand = 1000, .cur = 0x1, .score = close };
+	u64 s[4];
+
+	/* 520 is not 20% better than 480 (576 would be) */
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x1);
+	assert_int_equal(u.reason, NA_R_GAIN);
+	assert_int_equal(room[0], 1340);
+	/* 700 is; the load is claimed on the new node */
+	u = (struct na_unit){ .demand = 1000, .cur = 0x1, .score = clear };
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x2);
+	assert_int_equal(u.reason, NA_R_MOVE);
+	assert_int_equal(u.cur_score, 300);
+	assert_int_equal(u.target_score, 700);
+	assert_int_equal(room[1], 1340);
+	/* once there, it stays */
+	u = (struct na_unit){ .demand = 1000, .cur = 0x2, .score = clear };
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x2);
+	assert_int_equal(u.reason, NA_R_STAY);
+	/* moved too recently: held, whatever the scores */
+	u = (struct na_unit){ .demand = 1000, .cur = 0x1, .score = clear,
+			      .hold = true };
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x1);
+	assert_int_equal(u.reason, NA_R_HOLD);
+}
+
+static void home_respects_classes_and_room(void **state)
+{
+	u32 cap[4], room[4];
+	enum na_class cls[4];
+	struct na_machine m = home_machine(cap, room, cls);
+	u32 score[4] = { 100, 0, 900, 0 };
+	struct na_unit u = { .demand = 1000, .cur = 0x1, .score = score };
+	u64 s[4];
+
+	cls[2] = NA_OVERLOADED;
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x1);
+	assert_int_equal(u.reason, NA_R_OVERLOADED);
+
+	cls[2] = NA_BUSY;	/* from a spare node: not into a busier one */
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x1);
+	assert_int_equal(u.reason, NA_R_BUSIER);
+
+	cls[0] = NA_BUSY;	/* from a busy node it may */
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x4);
+
+	room[2] = 999;		/* but not where there is no room */
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x1);
+	assert_int_equal(u.reason, NA_R_NO_ROOM);
+
+	u.demand = 0;		/* nothing to judge by */
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x1);
+	assert_int_equal(u.reason, NA_R_NO_DATA);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(decay_converges_both_ways),
+		cmocka_unit_test(classify_raw_hand_computed),
+		cmocka_unit_test(classify_hysteresis),
+		cmocka_unit_test(class_rules),
+		cmocka_unit_test(nearby_scores_two_groups),
+		cmocka_unit_test(nearby_scores_line),
+		cmocka_unit_test(nearby_scores_flat),
+		cmocka_unit_test(compact_sets),
+		cmocka_unit_test(nodes_needed),
+		cmocka_unit_test(two_half_machine_processes),
+		cmocka_unit_test(home_moves_by_threshold),
+		cmocka_unit_test(home_respects_classes_and_room),
+	};
+
+	return cmocka_run_group_tests_name("policy", tests, setup_topologies,
+					   NULL);
+}
