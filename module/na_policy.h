@@ -150,19 +150,17 @@ static inline u32 na_set_distance(u64 set, const u8 *dist, int n)
 }
 
 /*
- * na_pick_set - @k nodes out of @allowed for one process: the best-scored
- * node first, then each time the node closest to those chosen (smallest
- * summed distance), the higher score and then the lower id breaking ties.
- * The result is a compact set grown around where the process does best.
- * Returns 0 when fewer than @k nodes are allowed.
+ * na_grow_set - @k nodes out of @allowed grown from @seed: each time the
+ * node closest to those chosen (smallest summed distance), the higher
+ * score and then the lower id breaking ties.  0 if there are not enough.
  */
-static inline u64 na_pick_set(const u64 *score, const u8 *dist, int n, int k,
-			      u64 allowed)
+static inline u64 na_grow_set(const u64 *score, const u8 *dist, int n, int k,
+			      u64 allowed, int seed)
 {
-	u64 set = 0;
+	u64 set = 1ULL << seed;
 	int got, a, b;
 
-	for (got = 0; got < k; got++) {
+	for (got = 1; got < k; got++) {
 		int best = -1;
 		u32 best_d = 0;
 
@@ -187,6 +185,50 @@ static inline u64 na_pick_set(const u64 *score, const u8 *dist, int n, int k,
 	return set;
 }
 
+static inline u64 na_set_score(const u64 *score, u64 set, int n)
+{
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (set >> i & 1)
+			sum += score[i];
+	return sum;
+}
+
+/*
+ * na_pick_set - @k nodes out of @allowed for one process: of the compact
+ * sets grown from each allowed node, the one with the highest summed
+ * score, the smallest total distance breaking ties, then the first grown.
+ * Returns 0 when fewer than @k nodes are allowed.
+ */
+static inline u64 na_pick_set(const u64 *score, const u8 *dist, int n, int k,
+			      u64 allowed)
+{
+	u64 best = 0, best_s = 0;
+	u32 best_d = 0;
+	int seed;
+
+	for (seed = 0; seed < n; seed++) {
+		u64 set, sc;
+		u32 d;
+
+		if (!(allowed >> seed & 1))
+			continue;
+		set = na_grow_set(score, dist, n, k, allowed, seed);
+		if (!set)
+			return 0;
+		sc = na_set_score(score, set, n);
+		d = na_set_distance(set, dist, n);
+		if (!best || sc > best_s || (sc == best_s && d < best_d)) {
+			best = set;
+			best_s = sc;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
 /* Why a unit got its target; shown in `advice`. */
 enum na_reason {
 	NA_R_NO_DATA,		/* it has not run long enough to judge */
@@ -198,6 +240,7 @@ enum na_reason {
 	NA_R_BUSIER,		/* its best node is busier than its spare one */
 	NA_R_NO_ROOM,		/* its best node has no room left for it */
 	NA_R_WIDE,		/* it needs every node */
+	NA_R_SCATTERED,		/* placed far apart, no room to come together */
 	NA_NR_REASONS,
 };
 
@@ -208,7 +251,9 @@ struct na_machine {
 	const u32 *cap;		/* capacity per node, milli-CPUs */
 	const enum na_class *cls;
 	u32 *room;		/* milli-CPUs still free per node */
+	u32 imb_pct;		/* a node takes this % of its capacity */
 	u32 gain_pm;		/* a move must score this much better */
+	u32 min_demand;		/* less load than this is not worth placing */
 	bool nearby;		/* distance policy: na_score_nearby() */
 };
 
@@ -217,6 +262,7 @@ struct na_unit {
 	/* in */
 	u32 demand;		/* milli-CPUs it uses */
 	u64 cur;		/* nodes it runs on now, or was placed on */
+	bool placed;		/* @cur is where it was placed: na_preclaim() */
 	bool hold;		/* moved too recently: stays on @cur */
 	const u32 *score;	/* per node, per-mille */
 	/* out */
@@ -226,7 +272,11 @@ struct na_unit {
 	u32 target_score;	/* the same over @target */
 };
 
-/* na_nodes_needed - nodes of average capacity @demand fills, 1..@nr */
+/*
+ * na_nodes_needed - how many nodes of average capacity @demand fills,
+ * 1..@nr, each taking up to imb_pct % of its capacity as in the room
+ * check: eight busy threads fit four nodes of two CPUs.
+ */
 static inline int na_nodes_needed(const struct na_machine *m, u32 demand)
 {
 	u64 total = 0;
@@ -234,6 +284,7 @@ static inline int na_nodes_needed(const struct na_machine *m, u32 demand)
 
 	for (i = 0; i < m->nr; i++)
 		total += m->cap[i];
+	total = total * (m->imb_pct ? m->imb_pct : 100) / 100;
 	if (!total)
 		return 1;
 	k = (int)(((u64)demand * m->nr + total - 1) / total);
@@ -247,6 +298,23 @@ static inline int na_popcount(u64 set)
 	for (; set; set &= set - 1)
 		k++;
 	return k;
+}
+
+/* na_min_set_distance - the total distance of the most compact @k nodes */
+static inline u32 na_min_set_distance(const struct na_machine *m,
+				      const u64 *s, int k, u64 all)
+{
+	u32 best = ~0U;
+	int seed;
+
+	for (seed = 0; seed < m->nr; seed++) {
+		u64 set = na_grow_set(s, m->dist, m->nr, k, all, seed);
+		u32 d = na_set_distance(set, m->dist, m->nr);
+
+		if (set && d < best)
+			best = d;
+	}
+	return best;
 }
 
 static inline u32 na_mean_score(const u64 *s, u64 set, int n)
@@ -263,6 +331,18 @@ static inline u32 na_mean_score(const u64 *s, u64 set, int n)
 	return k ? (u32)(sum / k) : 0;
 }
 
+/* na_set_room - the room left on the nodes of @set, together */
+static inline u64 na_set_room(const struct na_machine *m, u64 set)
+{
+	u64 room = 0;
+	int i;
+
+	for (i = 0; i < m->nr; i++)
+		if (set >> i & 1)
+			room += m->room[i];
+	return room;
+}
+
 static inline void na_claim(struct na_machine *m, u64 set, u32 each)
 {
 	int i;
@@ -272,12 +352,50 @@ static inline void na_claim(struct na_machine *m, u64 set, u32 each)
 			m->room[i] = na_sub_sat(m->room[i], each);
 }
 
+/* na_share - @u's load on each node of @set */
+static inline u32 na_share(const struct na_unit *u, u64 set)
+{
+	int k = na_popcount(set);
+
+	return k ? u->demand / k : 0;
+}
+
+/*
+ * na_preclaim - before a round places anything, every placed unit holds
+ * the room it uses where it is.  Each then gives its own back only when
+ * its turn comes (na_place_unit()), so no unit can move into room another
+ * placed unit still occupies, whatever order they come in: two processes
+ * each settled on a group never swap or pile into one.
+ */
+static inline void na_preclaim(struct na_machine *m, const struct na_unit *u)
+{
+	if (u->placed)
+		na_claim(m, u->cur, na_share(u, u->cur));
+}
+
+static inline void na_release(struct na_machine *m, const struct na_unit *u)
+{
+	u32 each = na_share(u, u->cur);
+	int i;
+
+	for (i = 0; i < m->nr; i++) {
+		u32 full = (u32)((u64)m->cap[i] *
+				 (m->imb_pct ? m->imb_pct : 100) / 100);
+
+		if (u->cur >> i & 1)
+			m->room[i] = m->room[i] + each < full ?
+				     m->room[i] + each : full;
+	}
+}
+
 /*
  * na_place_unit - where @u belongs, given what earlier units already
  * claimed of @m->room.  A unit goes to the best-scoring set of nodes it
- * needs that (1) has room for its share of the load, (2) is not
- * overloaded and (3) is not busier than the spare node it leaves, and only
- * if that set beats where it is by @m->gain_pm.  Otherwise it stays.
+ * needs whose nodes (1) have room for at least half their share of its
+ * load, and together for all of it (the scheduler balances a process's
+ * threads inside its set), (2) are not overloaded and (3) are not busier
+ * than the spare node it leaves, and only if that set beats where it is
+ * by @m->gain_pm.  Otherwise it stays.
  * Either way its load is claimed where it ends up.  @s is scratch for
  * m->nr scores.
  */
@@ -291,6 +409,8 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 	u32 each;
 
 	u->cur &= all;
+	if (u->placed)
+		na_release(m, u);
 	k = m->nearby ? na_nodes_needed(m, u->demand) : 1;
 	if (m->nearby) {
 		na_score_nearby(u->score, m->dist, m->nr, s);
@@ -302,7 +422,7 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 	u->target = u->cur;
 	u->target_score = u->cur_score;
 
-	if (!u->cur || !u->demand) {
+	if (!u->cur || !u->demand || u->demand < m->min_demand) {
 		u->reason = NA_R_NO_DATA;
 		return;
 	}
@@ -324,7 +444,7 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		if ((u->cur >> i & 1) && m->cls[i] < from)
 			from = m->cls[i];
 	for (i = 0; i < m->nr; i++) {
-		if (m->room[i] < each)
+		if (!m->cap[i] || m->room[i] < each - each / 2)
 			continue;
 		if (!(u->cur >> i & 1) && !na_class_allows(from, m->cls[i]))
 			continue;
@@ -343,6 +463,8 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		u->reason = NA_R_NO_ROOM;
 
 	best = na_pick_set(s, m->dist, m->nr, k, allowed);
+	if (best && best != u->cur && na_set_room(m, best) < u->demand)
+		best = 0;
 	if (best == u->cur) {
 		if (u->reason == NA_R_GAIN)
 			u->reason = NA_R_STAY;
@@ -350,10 +472,16 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		u32 bs = na_mean_score(s, best, m->nr);
 
 		/*
-		 * Spread over more nodes than it needs, it gains by coming
-		 * together even where the scores are level.
+		 * On more nodes than it needs, or farther apart than it could
+		 * be, it gains by coming together even where the scores say
+		 * otherwise: a compact set is the point of the distance
+		 * policy.  On fewer, it gains the room it lacks.  Between
+		 * sets as compact, only the gain counts.
 		 */
-		if (na_popcount(u->cur) > k ||
+		if (na_popcount(u->cur) != k ||
+		    (k > 1 && na_popcount(u->cur) == k &&
+		     na_set_distance(best, m->dist, m->nr) <
+		     na_set_distance(u->cur, m->dist, m->nr)) ||
 		    (u64)bs * 1000 > (u64)u->cur_score * (1000 + m->gain_pm)) {
 			u->target = best;
 			u->target_score = bs;
@@ -361,6 +489,21 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		}
 	} else if (u->reason == NA_R_GAIN) {
 		u->reason = NA_R_NO_ROOM;
+	}
+	/*
+	 * Placed far apart (it grew after it was placed, say) and hemmed in
+	 * by others: let it go, so that next round it is placed afresh with
+	 * those that are not placed, instead of staying scattered for good.
+	 * Its load stays claimed where it runs for this round.
+	 */
+	if (u->placed && k > 1 && u->target == u->cur &&
+	    na_popcount(u->cur) == k &&
+	    na_set_distance(u->cur, m->dist, m->nr) >
+	    na_min_set_distance(m, s, k, all)) {
+		u->reason = NA_R_SCATTERED;
+		na_claim(m, u->cur, each);
+		u->target = 0;
+		return;
 	}
 	na_claim(m, u->target, each);
 }

@@ -19,12 +19,19 @@
 
 #include <linux/bitmap.h>
 #include <linux/bsearch.h>
+#include <linux/cgroup.h>
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/kthread.h>
+#include <linux/nsproxy.h>
+#include <linux/random.h>
+#include <linux/sched/mm.h>
 #include <linux/nodemask.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -36,41 +43,160 @@
 #include <linux/topology.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 #include <linux/vmalloc.h>
 
 #include "na_hist.h"
 #include "na_index.h"
+#include "na_policy.h"
 #include "na_version.h"
 
 /* ------------------------------------------------------------------ */
 /* Parameters                                                          */
 
-#define NA_MAX_TASKS_MIN	16u
-#define NA_MAX_TASKS_MAX	(1u << 20)
+/*
+ * Until the module is up, a bad value is a modprobe line or a file in
+ * /etc/modprobe.d: say what is wrong.  Afterwards a refused write to
+ * /sys/module/numa_advise/parameters/ gets -EINVAL and nothing in the log.
+ */
+static bool na_live;
 
-static unsigned int max_tasks = 8192;	/* read-only after load */
+/*
+ * A number with a range.  @val is written by the parameter code (under
+ * its own lock) and read with READ_ONCE() by the engine.
+ */
+struct na_uint_param {
+	unsigned int val;
+	unsigned int min;
+	unsigned int max;
+};
 
-static int na_max_tasks_set(const char *val, const struct kernel_param *kp)
+static int na_uint_set(const char *val, const struct kernel_param *kp)
 {
+	struct na_uint_param *p = kp->arg;
 	unsigned int n;
 
-	if (kstrtouint(val, 0, &n) || n < NA_MAX_TASKS_MIN ||
-	    n > NA_MAX_TASKS_MAX) {
-		pr_err("max_tasks must be a number from %u to %u\n",
-		       NA_MAX_TASKS_MIN, NA_MAX_TASKS_MAX);
+	if (kstrtouint(val, 0, &n) || n < p->min || n > p->max) {
+		if (!na_live)
+			pr_err("%s must be a number from %u to %u\n",
+			       kp->name, p->min, p->max);
 		return -EINVAL;
 	}
-	*(unsigned int *)kp->arg = n;
+	WRITE_ONCE(p->val, n);
 	return 0;
 }
 
-static const struct kernel_param_ops na_max_tasks_ops = {
-	.set = na_max_tasks_set,
-	.get = param_get_uint,
+static int na_uint_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n", ((struct na_uint_param *)kp->arg)->val);
+}
+
+static const struct kernel_param_ops na_uint_ops = {
+	.set = na_uint_set,
+	.get = na_uint_get,
 };
-module_param_cb(max_tasks, &na_max_tasks_ops, &max_tasks, 0444);
-MODULE_PARM_DESC(max_tasks,
-		 "Tasks tracked at once (16..1048576, default 8192); memory for them is reserved at load");
+
+#define NA_UINT_PARAM(name, def, lo, hi, perm, desc)			\
+	static struct na_uint_param na_##name = { def, lo, hi };	\
+	module_param_cb(name, &na_uint_ops, &na_##name, perm);		\
+	MODULE_PARM_DESC(name, desc " (" #lo ".." #hi ", default " #def ")")
+
+NA_UINT_PARAM(max_tasks, 8192, 16, 1048576, 0444,
+	      "Tasks tracked at once; their memory is reserved at load");
+NA_UINT_PARAM(interval_ms, 1000, 10, 60000, 0644,
+	      "Milliseconds between two rounds of the placement engine");
+NA_UINT_PARAM(min_move_ms, 5000, 0, 3600000, 0644,
+	      "Milliseconds a placed task stays before it is moved again");
+NA_UINT_PARAM(gain_pm, 200, 0, 10000, 0644,
+	      "Per-mille a new placement must score above the current one to move");
+NA_UINT_PARAM(margin_pm, 50, 0, 500, 0644,
+	      "Per-mille of a node's capacity its load must clear to change class");
+NA_UINT_PARAM(imbalance_pct, 117, 100, 200, 0644,
+	      "Percent of capacity that marks a node fully busy or overloaded");
+
+/* na_max_tasks.val as it was at load: everything is sized by it */
+static unsigned int max_tasks;
+
+enum na_policy_id {
+	NA_POLICY_NONE,
+	NA_POLICY_HOME,
+	NA_POLICY_DISTANCE,
+	NA_NR_POLICIES,
+};
+
+static const char *const na_policy_names[NA_NR_POLICIES] = {
+	[NA_POLICY_NONE] = "none",
+	[NA_POLICY_HOME] = "home",
+	[NA_POLICY_DISTANCE] = "distance",
+};
+
+enum na_mode_id {
+	NA_MODE_ADVISE,
+	NA_MODE_ENFORCE,
+	NA_NR_MODES,
+};
+
+static const char *const na_mode_names[NA_NR_MODES] = {
+	[NA_MODE_ADVISE] = "advise",
+	[NA_MODE_ENFORCE] = "enforce",
+};
+
+/*
+ * A name out of a list, for the policy and mode.  @cur points at the
+ * setting: it changes only under na_engine_lock, through na_set_choice(),
+ * which also undoes placements the new setting no longer wants.
+ */
+struct na_choice_param {
+	int *cur;
+	const char *const *names;
+	int nr;
+};
+
+static int na_policy = NA_POLICY_NONE;
+static int na_mode = NA_MODE_ADVISE;
+
+static int na_set_choice(int *setting, int val);
+
+static int na_choice_set(const char *val, const struct kernel_param *kp)
+{
+	const struct na_choice_param *c = kp->arg;
+	int i = __sysfs_match_string(c->names, c->nr, val);
+
+	if (i < 0) {
+		if (!na_live)
+			pr_err("%s must be one of: %s, %s%s%s\n", kp->name,
+			       c->names[0], c->names[1], c->nr > 2 ? ", " : "",
+			       c->nr > 2 ? c->names[2] : "");
+		return -EINVAL;
+	}
+	return na_set_choice(c->cur, i);
+}
+
+static int na_choice_get(char *buf, const struct kernel_param *kp)
+{
+	const struct na_choice_param *c = kp->arg;
+
+	return sysfs_emit(buf, "%s\n", c->names[READ_ONCE(*c->cur)]);
+}
+
+static const struct kernel_param_ops na_choice_ops = {
+	.set = na_choice_set,
+	.get = na_choice_get,
+};
+
+static struct na_choice_param na_policy_param = {
+	&na_policy, na_policy_names, NA_NR_POLICIES
+};
+module_param_cb(policy, &na_choice_ops, &na_policy_param, 0644);
+MODULE_PARM_DESC(policy,
+		 "Placement policy: none (observe only, default), home or distance");
+
+static struct na_choice_param na_mode_param = {
+	&na_mode, na_mode_names, NA_NR_MODES
+};
+module_param_cb(mode, &na_choice_ops, &na_mode_param, 0644);
+MODULE_PARM_DESC(mode,
+		 "advise (default): only recommend; enforce: narrow CPU affinity to the advice");
 
 /* ------------------------------------------------------------------ */
 /* State                                                               */
@@ -79,6 +205,7 @@ enum na_probe_id {
 	NA_PROBE_SWITCH,
 	NA_PROBE_MIGRATE,
 	NA_PROBE_FREE,
+	NA_PROBE_FORK,
 	NA_NR_PROBES,
 };
 
@@ -98,9 +225,15 @@ struct na_task {
 	pid_t pid;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
+	unsigned int pflags;	/* task->flags at the last refresh */
+	int nr_cpus_allowed;	/* and how many CPUs it was allowed */
+	u64 inherit;		/* nodes its placed parent was narrowed to */
+	u64 born;		/* local_clock() when this owner got the slot */
 	u64 last_out;		/* local_clock() of the last charge */
+	u64 wait_since;		/* switched out still runnable; 0: not */
 	u64 migrations;
 	u64 xnode_migrations;
+	u64 wait_ns;		/* runnable, waiting for a CPU */
 	u64 node_ns[];		/* nr_node_ids entries: on-CPU time per node */
 };
 
@@ -122,6 +255,7 @@ struct na_cpu_sched {
 	struct na_task *curr;	/* its slot, NULL if it has none */
 	u64 busy_ns;
 	u64 idle_ns;
+	u64 wait_ns;		/* runnable tasks waited, preempted here */
 	u64 switches;
 };
 
@@ -150,6 +284,7 @@ static atomic_t na_nr_tracked;
 static atomic_t na_nr_waiting;		/* live tasks refused a slot */
 static atomic_long_t na_nr_dropped;	/* tasks refused a slot at the cap */
 static atomic_long_t na_nr_unindexed;	/* events of tasks the index had no room for */
+static atomic_long_t na_nr_lost_inherit; /* children of placed tasks without a slot */
 
 /*
  * Reset generation.  Written (incremented) only under na_reset_lock;
@@ -171,6 +306,83 @@ static inline u64 na_since(u64 last)
 	return max(last, READ_ONCE(na_reset_clock));
 }
 
+/*
+ * The placement engine's record of one slot's task, in na_recs (same
+ * index as the slot).  The engine thread writes it under na_engine_lock.
+ *
+ * The fork probe reads @key and @last_nodes, lock-free: the engine writes
+ * those two inside write_seqcount_begin/end on @seq with preemption off,
+ * so a reader on another CPU waits a few instructions at most, and none
+ * runs on this CPU meanwhile.  The `tasks` reader takes @home and @mem
+ * with READ_ONCE() after checking @key, and may show a value a round old.
+ */
+struct na_rec {
+	seqcount_t seq;
+	unsigned long key;	/* the slot owner described; 0: none */
+	u64 last_nodes;		/* nodes last narrowed to; kept after restore */
+	u64 born;		/* the owner's na_task.born: key + born = one task */
+	pid_t pid;
+	pid_t tgid;
+	int home;		/* most recent-weighted residency */
+	int mem;		/* where its process's sampled pages are; -1 */
+	int cur;		/* node it ran on most in the last round */
+	u32 util;		/* decayed milli-CPUs it ran */
+	u32 load;		/* decayed milli-CPUs it ran or waited to run */
+	u64 prev_wait;		/* the slot's wait_ns at the last round */
+	u32 mem_age;		/* rounds since its pages were sampled */
+	u8 fresh;		/* 1: seen this round, 2: one round old, 0: older */
+	u8 skip;		/* enum na_skip: why it is never placed */
+	u8 reason;		/* enum na_reason of its last advice */
+	u64 placed;		/* nodes its mask is narrowed to now; 0: none */
+	u64 moved_at;		/* local_clock() of the last narrowing */
+	u64 target;		/* the advice */
+	u32 cur_score;
+	u32 target_score;
+	/* then, at na_rec_off: u64 prev_ns[], u64 weight[], u16 mem_pm[], cpumask */
+};
+
+/* Why a task is never placed; shown as the reason in `advice`. */
+enum na_skip {
+	NA_SKIP_NONE,
+	NA_SKIP_KTHREAD,
+	NA_SKIP_NO_AFFINITY,	/* PF_NO_SETAFFINITY */
+	NA_SKIP_PINNED,		/* a user or cpuset narrowed its mask */
+	NA_SKIP_EXCLUDED,	/* out of scope */
+};
+
+static void *na_recs;
+static size_t na_rec_stride;
+static size_t na_rec_off_weight, na_rec_off_mem, na_rec_off_mask;
+
+static inline struct na_rec *na_rec(u32 s)
+{
+	return na_recs + (size_t)s * na_rec_stride;
+}
+
+/* node_ns of the slot at the last round */
+static inline u64 *na_rec_prev(struct na_rec *r)
+{
+	return (void *)(r + 1);
+}
+
+/* decayed on-CPU time per node */
+static inline u64 *na_rec_weight(struct na_rec *r)
+{
+	return (void *)r + na_rec_off_weight;
+}
+
+/* share of its process's sampled pages per node, per-mille */
+static inline u16 *na_rec_mem(struct na_rec *r)
+{
+	return (void *)r + na_rec_off_mem;
+}
+
+/* the mask set on it while @placed */
+static inline struct cpumask *na_rec_mask(struct na_rec *r)
+{
+	return (void *)r + na_rec_off_mask;
+}
+
 static size_t na_mem_bytes;		/* reserved at load, for `status` */
 
 static inline struct na_task *na_slot(u32 s)
@@ -186,6 +398,7 @@ static void na_task_zero(struct na_task *t, u32 gen)
 	t->gen = gen;
 	t->migrations = 0;
 	t->xnode_migrations = 0;
+	t->wait_ns = 0;
 	memset(t->node_ns, 0, nr_node_ids * sizeof(t->node_ns[0]));
 }
 
@@ -195,6 +408,8 @@ static void na_task_refresh(struct na_task *t, struct task_struct *p)
 	t->pid = p->pid;
 	t->tgid = p->tgid;
 	memcpy(t->comm, p->comm, TASK_COMM_LEN);
+	t->pflags = p->flags;
+	t->nr_cpus_allowed = p->nr_cpus_allowed;
 }
 
 static u32 na_slot_alloc(struct na_cpu *pc)
@@ -228,7 +443,10 @@ static struct na_task *na_slot_init(u32 s, struct task_struct *p, u32 gen,
 	write_seqcount_begin(&t->seq);
 	t->key = (unsigned long)p;
 	/* Not charged for anything before now, if the address was reused. */
+	t->born = now;
 	t->last_out = now;
+	t->wait_since = 0;
+	t->inherit = 0;
 	na_task_refresh(t, p);
 	na_task_zero(t, gen);
 	write_seqcount_end(&t->seq);
@@ -319,6 +537,7 @@ static struct na_cpu *na_cpu_begin(u32 gen)
 		pc->gen = gen;
 		pc->s.busy_ns = 0;
 		pc->s.idle_ns = 0;
+		pc->s.wait_ns = 0;
 		pc->s.switches = 0;
 		memset(pc->cost, 0, sizeof(pc->cost));
 	}
@@ -376,6 +595,8 @@ static void na_probe_switch(void *data, bool preempt, struct task_struct *prev,
 				na_task_zero(t, gen);
 			t->node_ns[pc->node] += delta;
 			t->last_out = now;
+			/* Still runnable: it waits from now (runnable pressure). */
+			t->wait_since = preempt || !prev_state ? now : 0;
 			na_task_refresh(t, prev);
 			write_seqcount_end(&t->seq);
 		}
@@ -385,8 +606,23 @@ static void na_probe_switch(void *data, bool preempt, struct task_struct *prev,
 		pc->s.curr_key = 0;
 		pc->s.curr = NULL;
 	} else {
+		struct na_task *t = na_task_get(pc, next, gen, now);
+
+		if (t && t->wait_since) {
+			u64 since = na_since(t->wait_since);
+
+			write_seqcount_begin(&t->seq);
+			if (unlikely(t->gen != gen))
+				na_task_zero(t, gen);
+			if (now > since) {
+				pc->s.wait_ns += now - since;
+				t->wait_ns += now - since;
+			}
+			t->wait_since = 0;
+			write_seqcount_end(&t->seq);
+		}
 		pc->s.curr_key = (unsigned long)next;
-		pc->s.curr = na_task_get(pc, next, gen, now);
+		pc->s.curr = t;
 	}
 	pc->s.last = now;
 	na_cpu_end(pc, NA_PROBE_SWITCH, now);
@@ -445,6 +681,58 @@ static void na_probe_free(void *data, struct task_struct *p)
 	local_irq_restore(flags);
 }
 
+/*
+ * sched_process_fork fires in the parent, before the child can run, with
+ * interrupts on.  A child copies its parent's CPU mask: if we narrowed the
+ * parent, the child carries our mask too, so it is marked for the engine
+ * to adopt (and restore).  Its slot is made now, as its first event.
+ */
+static void na_probe_fork(void *data, struct task_struct *parent,
+			  struct task_struct *child)
+{
+	unsigned long flags;
+	struct na_ient *e;
+	struct na_cpu *pc;
+	u64 nodes = 0, t0;
+	u32 gen;
+
+	local_irq_save(flags);
+	t0 = local_clock();
+	gen = READ_ONCE(na_gen);
+	pc = na_cpu_begin(gen);
+	e = na_index_find(&na_idx, (unsigned long)parent);
+	if (e) {
+		u32 s = READ_ONCE(e->slot);
+
+		if (s != NA_SLOT_NONE) {
+			struct na_rec *r = na_rec(s);
+			unsigned int seq;
+			unsigned long key;
+
+			do {
+				seq = read_seqcount_begin(&r->seq);
+				key = r->key;
+				nodes = r->last_nodes;
+			} while (read_seqcount_retry(&r->seq, seq));
+			if (key != (unsigned long)parent)
+				nodes = 0;
+		}
+	}
+	if (nodes) {
+		struct na_task *t = na_task_get(pc, child, gen, t0);
+
+		if (t) {
+			write_seqcount_begin(&t->seq);
+			t->inherit = nodes;
+			write_seqcount_end(&t->seq);
+		} else {
+			atomic_long_inc(&na_nr_lost_inherit);
+		}
+	}
+	na_cpu_end(pc, NA_PROBE_FORK, t0);
+	local_irq_restore(flags);
+}
+
 /* ------------------------------------------------------------------ */
 /* Tracepoints: looked up by name, their symbols are not exported      */
 
@@ -460,6 +748,7 @@ static struct na_tracepoint {
 	 * at the same address).
 	 */
 	{ "sched_process_free", na_probe_free },
+	{ "sched_process_fork", na_probe_fork },
 	{ "sched_migrate_task", na_probe_migrate },
 	{ "sched_switch", na_probe_switch },
 #ifdef NA_TEST_MISSING_TP
@@ -472,6 +761,7 @@ static const char *const na_probe_names[NA_NR_PROBES] = {
 	[NA_PROBE_SWITCH] = "sched_switch",
 	[NA_PROBE_MIGRATE] = "sched_migrate_task",
 	[NA_PROBE_FREE] = "sched_process_free",
+	[NA_PROBE_FORK] = "sched_process_fork",
 };
 
 static void na_tp_match(struct tracepoint *tp, void *priv)
@@ -549,6 +839,7 @@ static void na_cpu_read_sched(int cpu, struct na_cpu_sched *s)
 	if (!na_cpu_read(cpu, s, offsetof(struct na_cpu, s), sizeof(*s))) {
 		s->busy_ns = 0;
 		s->idle_ns = 0;
+		s->wait_ns = 0;
 		s->switches = 0;
 	}
 }
@@ -569,6 +860,7 @@ static bool na_task_read(u32 s, struct na_task *out)
 	if (out->gen != READ_ONCE(na_gen)) {
 		out->migrations = 0;
 		out->xnode_migrations = 0;
+		out->wait_ns = 0;
 		memset(out->node_ns, 0, nr_node_ids * sizeof(out->node_ns[0]));
 	}
 	return true;
@@ -665,39 +957,72 @@ static void na_tasks_stop(struct seq_file *m, void *v)
 {
 }
 
-static int na_tasks_show(struct seq_file *m, void *v)
+/* na_task_add_run - charge @t's run in progress, from @it's snapshot */
+static void na_task_add_run(const struct na_tasks_iter *it, struct na_task *t)
 {
-	struct na_tasks_iter *it = m->private;
-	struct na_task *t = it->snap;
 	struct na_run *run, key;
-	u64 runtime = 0;
-	int n;
 
-	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "pid tgid comm runtime_ns");
-		na_print_node_header(m, " node%d_ns");
-		seq_puts(m, " migrations xnode_migrations\n");
-		return 0;
-	}
-	if (!na_task_read((v - na_slots) / na_stride, t))
-		return 0;
-
-	/* Running now and not charged for this run yet: add it. */
 	key.key = t->key;
 	run = bsearch(&key, it->run, it->nr_run, sizeof(*run), na_run_cmp);
 	if (run && t->last_out <= run->since && it->now > run->since)
 		t->node_ns[run->node] += it->now - run->since;
+}
 
-	for_each_online_node(n)
-		runtime += t->node_ns[n];
+/* na_seq_task - "pid tgid comm", the first columns of a task's row */
+static void na_seq_task(struct seq_file *m, struct na_task *t)
+{
 	seq_printf(m, "%d %d ", t->pid, t->tgid);
 	/* Whitespace-separated table: escape it in names, as /proc/mounts does. */
 	t->comm[TASK_COMM_LEN - 1] = '\0';
 	seq_escape(m, t->comm[0] ? t->comm : "-", " \t\n\\");
+}
+
+/* na_seq_node - a node number, or "-" for none */
+static void na_seq_node(struct seq_file *m, int node)
+{
+	if (node < 0)
+		seq_puts(m, " -");
+	else
+		seq_printf(m, " %d", node);
+}
+
+static int na_tasks_show(struct seq_file *m, void *v)
+{
+	struct na_tasks_iter *it = m->private;
+	struct na_task *t = it->snap;
+	int n, home = -1, mem = -1;
+	struct na_rec *r;
+	u64 runtime = 0;
+	u32 s;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "pid tgid comm runtime_ns");
+		na_print_node_header(m, " node%d_ns");
+		seq_puts(m, " migrations xnode_migrations home mem\n");
+		return 0;
+	}
+	s = (v - na_slots) / na_stride;
+	if (!na_task_read(s, t))
+		return 0;
+	/* Running now and not charged for this run yet: add it. */
+	na_task_add_run(it, t);
+	/* The engine's view, if it has seen this owner of the slot yet. */
+	r = na_rec(s);
+	if (READ_ONCE(r->key) == t->key && READ_ONCE(r->born) == t->born) {
+		home = READ_ONCE(r->home);
+		mem = READ_ONCE(r->mem);
+	}
+
+	for_each_online_node(n)
+		runtime += t->node_ns[n];
+	na_seq_task(m, t);
 	seq_printf(m, " %llu", runtime);
 	for_each_online_node(n)
 		seq_printf(m, " %llu", t->node_ns[n]);
-	seq_printf(m, " %llu %llu\n", t->migrations, t->xnode_migrations);
+	seq_printf(m, " %llu %llu", t->migrations, t->xnode_migrations);
+	na_seq_node(m, home);
+	na_seq_node(m, mem);
+	seq_putc(m, '\n');
 	return 0;
 }
 
@@ -746,38 +1071,974 @@ static const struct file_operations na_tasks_fops = {
 	.release = na_tasks_release,
 };
 
+/* ------------------------------------------------------------------ */
+/* Placement engine (process context)                                  */
+
+/*
+ * Everything in this section is under na_engine_lock: the engine thread's
+ * rounds, setting changes (module parameters, debugfs writes) and the
+ * debugfs files that show what the engine decided.  The probes never take
+ * it and never read what it guards, except the na_rec fields named there.
+ */
+static DEFINE_MUTEX(na_engine_lock);
+static struct task_struct *na_engine;	/* NULL while not running */
+
+#define NA_DECAY_SHIFT		2	/* averages move 1/4 a round */
+#define NA_MIN_DEMAND		50	/* milli-CPUs worth placing */
+#define NA_MEM_SAMPLES		64	/* resident pages sampled per process */
+#define NA_MEM_PROBES		512	/* addresses looked at for them, at most */
+#define NA_MEM_EVERY		4	/* rounds between two samplings */
+#define NA_MEM_MIN_PAGES	8	/* fewer resident: no memory node */
+
+static const char *const na_class_names[NA_NR_CLASSES + 1] = {
+	[NA_SPARE] = "has-spare",
+	[NA_BUSY] = "fully-busy",
+	[NA_OVERLOADED] = "overloaded",
+	[NA_NR_CLASSES] = "-",
+};
+
+static const char *const na_reason_names[NA_NR_REASONS] = {
+	[NA_R_NO_DATA] = "too-little-run",
+	[NA_R_MOVE] = "move",
+	[NA_R_STAY] = "stay",
+	[NA_R_GAIN] = "gain-below-threshold",
+	[NA_R_HOLD] = "moved-recently",
+	[NA_R_OVERLOADED] = "best-node-overloaded",
+	[NA_R_BUSIER] = "best-node-busier",
+	[NA_R_NO_ROOM] = "no-room",
+	[NA_R_WIDE] = "needs-all-nodes",
+	[NA_R_SCATTERED] = "scattered",
+};
+
+static const char *const na_skip_names[] = {
+	[NA_SKIP_NONE] = "-",
+	[NA_SKIP_KTHREAD] = "kernel-thread",
+	[NA_SKIP_NO_AFFINITY] = "no-affinity",
+	[NA_SKIP_PINNED] = "pinned",
+	[NA_SKIP_EXCLUDED] = "excluded",
+};
+
+struct na_node {
+	u64 busy;		/* the node's CPU totals at the last round */
+	u64 wait;
+	u32 cap;		/* milli-CPUs: 1000 per online CPU */
+	u32 util;		/* decayed busy time, milli-CPUs */
+	u32 runnable;		/* decayed busy + waiting time, milli-CPUs */
+	enum na_class cls;
+};
+
+static struct na_node *na_nodes;	/* nr_node_ids */
+static u8 *na_dist;			/* nr_node_ids^2 SLIT distances */
+static u64 na_last_round;
+static u64 na_rounds;
+
+/* A unit being placed, and which records (na_order[first..]) it holds. */
+struct na_work_unit {
+	struct na_unit u;
+	pid_t id;		/* pid (home) or tgid (distance) */
+	u32 first;
+	u32 n;
+};
+
+/* One round's work space, sized at load for every slot. */
+static u32 *na_order;			/* records by tgid, placeable first */
+static struct na_work_unit *na_units;
+static u32 *na_scores;			/* nr_node_ids per unit */
+static u64 *na_node_scratch;		/* nr_node_ids */
+static u32 *na_cap, *na_room;		/* nr_node_ids */
+static enum na_class *na_cls;		/* nr_node_ids */
+static struct na_tasks_iter na_round_it;
+static unsigned long *na_rec_map;	/* records in use */
+static cpumask_var_t na_mask_tmp;
+static char *na_path_buf;		/* PATH_MAX, for cgroup paths */
+
+static struct {
+	u64 moves;		/* masks narrowed (or moved to other nodes) */
+	u64 restores;		/* masks put back */
+	u64 overridden;		/* masks someone else changed after us */
+	u64 apply_errors;	/* set_cpus_allowed_ptr() refused */
+	u64 refused[NA_NR_REASONS]; /* advice to stay, by reason, per round */
+} na_stats;
+
+/* ---- scope: which tasks may be placed ---- */
+
+enum na_rule_kind {
+	NA_RULE_PID,		/* its pid or its process's */
+	NA_RULE_COMM,		/* its name, exactly */
+	NA_RULE_CGROUP,		/* a cgroup (v2) and everything below it */
+};
+
+static const char *const na_rule_kinds[] = {
+	[NA_RULE_PID] = "pid",
+	[NA_RULE_COMM] = "comm",
+	[NA_RULE_CGROUP] = "cgroup",
+};
+
+#define NA_MAX_RULES	16
+#define NA_RULE_LEN	128
+
+struct na_rule {
+	bool include;
+	enum na_rule_kind kind;
+	pid_t pid;
+	char str[NA_RULE_LEN];
+};
+
+static struct na_rule na_rules[NA_MAX_RULES];
+static int na_nr_rules;
+
+/* na_get_task - a reference to @r's task if it is still alive, or NULL */
+static struct task_struct *na_get_task(const struct na_rec *r)
+{
+	struct task_struct *p;
+
+	rcu_read_lock();
+	p = pid_task(find_vpid(r->pid), PIDTYPE_PID);
+	if (p && (unsigned long)p == r->key)
+		get_task_struct(p);
+	else
+		p = NULL;
+	rcu_read_unlock();
+	return p;
+}
+
+/* na_cgroup_match - is @p in cgroup @path or below it? */
+static bool na_cgroup_match(struct task_struct *p, const char *path)
+{
+	size_t len = strlen(path);
+	struct cgroup *cgrp;
+	int ret;
+
+	rcu_read_lock();
+	cgrp = task_dfl_cgroup(p);
+	if (!css_tryget(&cgrp->self))
+		cgrp = NULL;
+	rcu_read_unlock();
+	if (!cgrp)
+		return false;
+	ret = cgroup_path_ns(cgrp, na_path_buf, PATH_MAX,
+			     current->nsproxy->cgroup_ns);
+	css_put(&cgrp->self);
+	if (ret < 0 || ret >= PATH_MAX)
+		return false;
+	if (len == 1)		/* "/": all of them */
+		return true;
+	return !strncmp(na_path_buf, path, len) &&
+	       (na_path_buf[len] == '\0' || na_path_buf[len] == '/');
+}
+
+static bool na_rule_match(const struct na_rule *rule, const struct na_rec *r,
+			  const struct na_task *t)
+{
+	struct task_struct *p;
+	bool match;
+
+	switch (rule->kind) {
+	case NA_RULE_PID:
+		return rule->pid == t->pid || rule->pid == t->tgid;
+	case NA_RULE_COMM:
+		return !strncmp(rule->str, t->comm, TASK_COMM_LEN);
+	case NA_RULE_CGROUP:
+		p = na_get_task(r);
+		if (!p)
+			return false;
+		match = na_cgroup_match(p, rule->str);
+		put_task_struct(p);
+		return match;
+	}
+	return false;
+}
+
+/*
+ * na_in_scope - with include rules, a task must match one of them; it
+ * must match no exclude rule.  No rules: every task is in scope.
+ */
+static bool na_in_scope(const struct na_rec *r, const struct na_task *t)
+{
+	bool included = false, any_include = false;
+	int i;
+
+	for (i = 0; i < na_nr_rules; i++) {
+		const struct na_rule *rule = &na_rules[i];
+
+		if (rule->include) {
+			any_include = true;
+			if (!included)
+				included = na_rule_match(rule, r, t);
+		} else if (na_rule_match(rule, r, t)) {
+			return false;
+		}
+	}
+	return !any_include || included;
+}
+
+/* ---- records ---- */
+
+/* na_rec_set_key - the two fields the fork probe reads, see struct na_rec */
+static void na_rec_set_key(struct na_rec *r, unsigned long key, u64 nodes)
+{
+	preempt_disable();
+	write_seqcount_begin(&r->seq);
+	r->key = key;
+	r->last_nodes = nodes;
+	write_seqcount_end(&r->seq);
+	preempt_enable();
+}
+
+/* na_nodes_cpumask - the online CPUs of @nodes */
+static void na_nodes_cpumask(u64 nodes, struct cpumask *mask)
+{
+	int n;
+
+	cpumask_clear(mask);
+	for (n = 0; n < nr_node_ids && n < NA_MAX_NODES; n++)
+		if (nodes >> n & 1)
+			cpumask_or(mask, mask, cpumask_of_node(n));
+	cpumask_and(mask, mask, cpu_online_mask);
+}
+
+/*
+ * na_adopt - @r's task was forked by a task we had narrowed to @nodes; if
+ * it still carries that mask, the mask is ours to put back.
+ */
+static void na_adopt(struct na_rec *r, u64 nodes, u64 now)
+{
+	struct task_struct *p = na_get_task(r);
+
+	if (!p)
+		return;
+	na_nodes_cpumask(nodes, na_mask_tmp);
+	if (cpumask_equal(p->cpus_ptr, na_mask_tmp)) {
+		cpumask_copy(na_rec_mask(r), p->cpus_ptr);
+		r->placed = nodes;
+		r->moved_at = now;
+		na_rec_set_key(r, r->key, nodes);
+	}
+	put_task_struct(p);
+}
+
+/* na_rec_start - first sight of the task that now owns slot @s */
+static void na_rec_start(u32 s, const struct na_task *t, u64 now)
+{
+	struct na_rec *r = na_rec(s);
+
+	na_rec_set_key(r, t->key, 0);
+	WRITE_ONCE(r->born, t->born);
+	r->pid = t->pid;
+	r->tgid = t->tgid;
+	WRITE_ONCE(r->home, -1);
+	WRITE_ONCE(r->mem, -1);
+	r->cur = -1;
+	r->util = 0;
+	r->load = 0;
+	r->prev_wait = t->wait_ns;
+	r->fresh = 1;
+	r->mem_age = NA_MEM_EVERY;
+	r->skip = NA_SKIP_NONE;
+	r->reason = NA_R_NO_DATA;
+	r->placed = 0;
+	r->moved_at = 0;
+	r->target = 0;
+	r->cur_score = 0;
+	r->target_score = 0;
+	/* Its history counts for residency, not for this round's load. */
+	memcpy(na_rec_prev(r), t->node_ns, nr_node_ids * sizeof(u64));
+	memcpy(na_rec_weight(r), t->node_ns, nr_node_ids * sizeof(u64));
+	memset(na_rec_mem(r), 0, nr_node_ids * sizeof(u16));
+	set_bit(s, na_rec_map);
+	if (t->inherit)
+		na_adopt(r, t->inherit, now);
+}
+
+/* na_rec_forget - the task is gone: nothing of it is left to restore */
+static void na_rec_forget(u32 s)
+{
+	na_rec_set_key(na_rec(s), 0, 0);
+	clear_bit(s, na_rec_map);
+}
+
+/* na_rate - @ns of time in @dt, as milli-CPUs */
+static u32 na_rate(u64 ns, u64 dt)
+{
+	return min_t(u64, div64_u64(ns * 1000, dt), U32_MAX);
+}
+
+static enum na_skip na_skip_of(const struct na_rec *r, const struct na_task *t)
+{
+	if (t->pflags & PF_KTHREAD)
+		return NA_SKIP_KTHREAD;
+	if (t->pflags & PF_NO_SETAFFINITY)
+		return NA_SKIP_NO_AFFINITY;
+	if (!na_in_scope(r, t))
+		return NA_SKIP_EXCLUDED;
+	/* Checked again on the task itself before any change. */
+	if (!r->placed && t->nr_cpus_allowed < nr_cpu_ids)
+		return NA_SKIP_PINNED;
+	return NA_SKIP_NONE;
+}
+
+/*
+ * na_rec_rates - @r's decayed load, from the @ran ns its task ran in the
+ * last @dt ns and the time it waited.  The first round after the one it
+ * was first seen in counts whole: the averages do not climb from zero,
+ * or a busy process would be judged small while they did.
+ */
+static void na_rec_rates(struct na_rec *r, const struct na_task *t, u64 ran,
+			 u64 dt)
+{
+	u64 waited = t->wait_ns >= r->prev_wait ? t->wait_ns - r->prev_wait :
+						  t->wait_ns;
+	u32 util = na_rate(ran, dt);
+	/*
+	 * Its demand, as the kernel's runnable_avg: waiting counts too, or
+	 * a thread sharing a CPU would look as if it needed half of one; but
+	 * one thread never needs more than one CPU.
+	 */
+	u32 load = min(na_rate(ran + waited, dt), 1000U);
+
+	r->prev_wait = t->wait_ns;
+	if (r->fresh == 1) {	/* the round it was first seen in */
+		r->fresh = 2;
+		return;
+	}
+	r->util = na_decay(r->fresh ? util : r->util, util, NA_DECAY_SHIFT);
+	r->load = na_decay(r->fresh ? load : r->load, load, NA_DECAY_SHIFT);
+	r->fresh = 0;
+}
+
+/*
+ * na_rec_update - fold slot @s's counters since the last round into its
+ * record: load, decayed residency, home node and current node
+ */
+static void na_rec_update(u32 s, u64 now, u64 dt)
+{
+	struct na_task *t = na_round_it.snap;
+	struct na_rec *r = na_rec(s);
+	u64 *prev, *w, sum = 0, best = 0, total = 0;
+	int n;
+
+	if (!na_task_read(s, t))
+		return;
+	na_task_add_run(&na_round_it, t);
+	if (r->key != t->key || r->born != t->born)
+		na_rec_start(s, t, now);
+
+	prev = na_rec_prev(r);
+	w = na_rec_weight(r);
+	r->cur = -1;
+	for (n = 0; n < nr_node_ids; n++) {
+		/* Less than last time: a reset zeroed it since. */
+		u64 d = t->node_ns[n] >= prev[n] ? t->node_ns[n] - prev[n] :
+						   t->node_ns[n];
+
+		prev[n] = t->node_ns[n];
+		w[n] = w[n] - (w[n] >> NA_DECAY_SHIFT) + d;
+		total += w[n];
+		sum += d;
+		if (d > best) {
+			best = d;
+			r->cur = n;
+		}
+	}
+	na_rec_rates(r, t, sum, dt);
+	WRITE_ONCE(r->home, total ? na_argmax(w, nr_node_ids, r->home) : -1);
+	if (r->cur < 0)
+		r->cur = r->home;
+	r->pid = t->pid;
+	r->tgid = t->tgid;
+	r->skip = na_skip_of(r, t);
+	if (r->mem_age < NA_MEM_EVERY)
+		r->mem_age++;
+}
+
+/* ---- memory node: sampled pages ---- */
+
+static long na_gup_one(struct mm_struct *mm, unsigned long addr,
+		       struct page **page)
+{
+	/* Only pages already there: sampling must not fault anything in. */
+#if KERNEL_VERSION(6, 5, 0) > LINUX_VERSION_CODE
+	return get_user_pages_remote(mm, addr, 1, FOLL_NOFAULT, page, NULL,
+				     NULL);
+#else
+	return get_user_pages_remote(mm, addr, 1, FOLL_NOFAULT, page, NULL);
+#endif
+}
+
+static bool na_vma_sampled(const struct vm_area_struct *vma)
+{
+	return !(vma->vm_flags & (VM_IO | VM_PFNMAP));
+}
+
+/*
+ * na_mem_sample - where @p's memory is: up to NA_MEM_PROBES addresses
+ * spread evenly (from a random start) over its mappings, and the node of
+ * each page found resident, until NA_MEM_SAMPLES are found; the kernel's
+ * own answer to move_pages(2) with no target, for a sample.  Most of a
+ * process's address space is often not resident (thread stacks, heap
+ * reserves): those addresses, the zero page and mappings of device memory
+ * are not counted.  Fills @pm (per-mille per node) and
+ * returns the number of pages found; -EAGAIN if the process's mmap_lock
+ * was busy (it is tried again next round) or it has no memory.
+ */
+static int na_mem_sample(struct task_struct *p, u16 *pm)
+{
+	unsigned int found = 0, *count = (unsigned int *)na_node_scratch;
+	unsigned long total = 0, step, pos, base = 0;
+	struct vm_area_struct *vma;
+	struct mm_struct *mm;
+	int n;
+
+	mm = get_task_mm(p);
+	if (!mm)
+		return -EAGAIN;
+	if (!mmap_read_trylock(mm)) {
+		mmput(mm);
+		return -EAGAIN;
+	}
+	memset(count, 0, nr_node_ids * sizeof(*count));
+	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end))
+		if (na_vma_sampled(vma))
+			total += (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+	if (!total)
+		goto unlock;
+
+	step = max(total / NA_MEM_PROBES, 1UL);
+	pos = get_random_u32_below(step);
+	for (vma = find_vma(mm, 0); vma && found < NA_MEM_SAMPLES;
+	     vma = find_vma(mm, vma->vm_end)) {
+		unsigned long pages = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+
+		if (!na_vma_sampled(vma))
+			continue;
+		for (; pos < base + pages && found < NA_MEM_SAMPLES; pos += step) {
+			unsigned long addr = vma->vm_start +
+					     ((pos - base) << PAGE_SHIFT);
+			struct page *page;
+
+			if (na_gup_one(mm, addr, &page) != 1)
+				continue;
+			if (!is_zero_pfn(page_to_pfn(page))) {
+				count[page_to_nid(page)]++;
+				found++;
+			}
+			put_page(page);
+		}
+		base += pages;
+	}
+unlock:
+	mmap_read_unlock(mm);
+	for (n = 0; n < nr_node_ids; n++)
+		pm[n] = found ? count[n] * 1000 / found : 0;
+	mmput(mm);
+	return found;
+}
+
+/*
+ * na_mem_update - sample the memory of the process whose records are
+ * na_order[first..first+n) when due, and give every thread the result
+ */
+static void na_mem_update(u32 first, u32 n)
+{
+	struct na_rec *r0 = na_rec(na_order[first]), *r;
+	struct task_struct *p;
+	int found, mem = -1;
+	u32 i, busy = 0;
+
+	bool due = false;
+
+	for (i = 0; i < n; i++) {
+		r = na_rec(na_order[first + i]);
+		busy |= r->util;
+		due |= r->mem_age >= NA_MEM_EVERY;
+	}
+	if (!busy || !due)
+		return;
+	p = na_get_task(r0);
+	if (!p)
+		return;
+	found = na_mem_sample(p, na_rec_mem(r0));
+	put_task_struct(p);
+	if (found < 0)
+		return;
+	if (found >= NA_MEM_MIN_PAGES) {
+		u16 *pm = na_rec_mem(r0);
+		int nd;
+
+		for (mem = 0, nd = 1; nd < nr_node_ids; nd++)
+			if (pm[nd] > pm[mem])
+				mem = nd;
+	}
+	for (i = 0; i < n; i++) {
+		r = na_rec(na_order[first + i]);
+		if (r != r0)
+			memcpy(na_rec_mem(r), na_rec_mem(r0),
+			       nr_node_ids * sizeof(u16));
+		WRITE_ONCE(r->mem, mem);
+		r->mem_age = 0;
+	}
+}
+
+/* ---- nodes ---- */
+
+/* na_cpu_totals - add @cpu's busy, idle and waiting time up to @now */
+static void na_cpu_totals(int cpu, u64 now, u64 *busy, u64 *idle, u64 *wait)
+{
+	struct na_cpu_sched c;
+	u64 since;
+
+	na_cpu_read_sched(cpu, &c);
+	*busy += c.busy_ns;
+	*idle += c.idle_ns;
+	*wait += c.wait_ns;
+	/* The run in progress on this CPU, not charged yet. */
+	since = na_since(c.last);
+	if (c.last && !c.offline && cpu_online(cpu) && now > since) {
+		if (c.curr_key)
+			*busy += now - since;
+		else
+			*idle += now - since;
+	}
+}
+
+/* na_nodes_update - decayed load and class of every node, @dt ns on */
+static void na_nodes_update(u64 now, u64 dt)
+{
+	u32 imb = READ_ONCE(na_imbalance_pct.val);
+	u32 margin = READ_ONCE(na_margin_pm.val);
+	int n, cpu;
+
+	for (n = 0; n < nr_node_ids; n++) {
+		struct na_node *nd = &na_nodes[n];
+		u64 busy = 0, idle = 0, wait = 0, db, dw;
+		unsigned int cpus = 0;
+
+		for_each_possible_cpu(cpu) {
+			if (per_cpu_ptr(na_cpus, cpu)->node != n)
+				continue;
+			na_cpu_totals(cpu, now, &busy, &idle, &wait);
+			cpus += cpu_online(cpu);
+		}
+		/* Less than last time: a reset zeroed them since. */
+		db = busy >= nd->busy ? busy - nd->busy : busy;
+		dw = wait >= nd->wait ? wait - nd->wait : wait;
+		nd->busy = busy;
+		nd->wait = wait;
+		nd->cap = cpus * 1000;
+		nd->util = na_decay(nd->util, na_rate(db, dt), NA_DECAY_SHIFT);
+		nd->runnable = na_decay(nd->runnable, na_rate(db + dw, dt),
+					NA_DECAY_SHIFT);
+		nd->cls = nd->cap ? na_classify(nd->cls, nd->cap, nd->util,
+						nd->runnable, imb, margin) :
+				    NA_NR_CLASSES;
+	}
+}
+
+/* ---- placing and restoring masks ---- */
+
+/*
+ * na_place - narrow @r's task to the CPUs of @nodes, as sched_setaffinity()
+ * would, but only a mask nobody else narrowed: all CPUs, or the one we set
+ * before.  A mask changed behind our back is the changer's from then on.
+ *
+ * Between the check and set_cpus_allowed_ptr() a user's own
+ * sched_setaffinity() could still slip in and be overwritten: the kernel
+ * offers modules no compare-and-set of a task's mask.  The next round sees
+ * our mask and the task stays ours; a user who pins again wins.
+ */
+static void na_place(struct na_rec *r, u64 nodes, u64 now)
+{
+	struct task_struct *p = na_get_task(r);
+
+	if (!p)
+		return;
+	if (r->placed) {
+		if (!cpumask_equal(p->cpus_ptr, na_rec_mask(r))) {
+			r->placed = 0;
+			na_stats.overridden++;
+			goto put;
+		}
+		if (r->placed == nodes)
+			goto put;
+	} else if ((p->flags & (PF_KTHREAD | PF_NO_SETAFFINITY | PF_EXITING)) ||
+		   !cpumask_subset(cpu_possible_mask, p->cpus_ptr)) {
+		goto put;
+	}
+	na_nodes_cpumask(nodes, na_mask_tmp);
+	if (cpumask_empty(na_mask_tmp))
+		goto put;
+	if (set_cpus_allowed_ptr(p, na_mask_tmp)) {
+		na_stats.apply_errors++;
+		goto put;
+	}
+	cpumask_copy(na_rec_mask(r), p->cpus_ptr);
+	r->placed = nodes;
+	r->moved_at = now;
+	na_rec_set_key(r, r->key, nodes);
+	na_stats.moves++;
+put:
+	put_task_struct(p);
+}
+
+/*
+ * na_restore - give @r's task back all CPUs, unless someone changed its
+ * mask after us.  We only ever narrowed masks that allowed every CPU.
+ */
+static void na_restore(struct na_rec *r)
+{
+	struct task_struct *p = na_get_task(r);
+
+	if (p) {
+		if (!cpumask_equal(p->cpus_ptr, na_rec_mask(r)))
+			na_stats.overridden++;
+		else if (set_cpus_allowed_ptr(p, cpu_possible_mask))
+			na_stats.apply_errors++;
+		else
+			na_stats.restores++;
+		put_task_struct(p);
+	}
+	r->placed = 0;
+}
+
+/* na_records_refresh - bring every record up to date with its slot */
+static void na_records_refresh(u64 now, u64 dt)
+{
+	unsigned long s;
+
+	na_tasks_snapshot(&na_round_it);
+	for_each_set_bit(s, na_slot_map, max_tasks)
+		na_rec_update(s, now, dt);
+	for_each_set_bit(s, na_rec_map, max_tasks) {
+		struct na_rec *r = na_rec(s);
+		struct na_task *t = na_round_it.snap;
+
+		if (!na_task_read(s, t) || t->key != r->key || t->born != r->born)
+			na_rec_forget(s);
+	}
+}
+
+/*
+ * na_restore_all - put back every mask we narrowed, also those children
+ * of placed tasks inherited that the engine had not seen yet
+ */
+static void na_restore_all(void)
+{
+	u64 now = local_clock();
+	unsigned long s;
+
+	na_records_refresh(now, max(now - na_last_round, 1ULL));
+	na_last_round = now;
+	for_each_set_bit(s, na_rec_map, max_tasks)
+		if (na_rec(s)->placed)
+			na_restore(na_rec(s));
+}
+
+/* ---- a round ---- */
+
+static int na_order_cmp(const void *a, const void *b)
+{
+	const struct na_rec *x = na_rec(*(const u32 *)a);
+	const struct na_rec *y = na_rec(*(const u32 *)b);
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (!x->skip != !y->skip)
+		return x->skip ? 1 : -1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int na_unit_cmp(const void *a, const void *b)
+{
+	const struct na_work_unit *x = a, *y = b;
+
+	/* Placed units first: where they are is settled before newcomers. */
+	if (x->u.placed != y->u.placed)
+		return x->u.placed ? -1 : 1;
+	if (x->u.demand != y->u.demand)
+		return x->u.demand > y->u.demand ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * na_unit_fill - a unit's load, where it is, and its score per node.  The
+ * 2003 seed's home node holds both the memory and the running: the score
+ * is the residency (weighted by each thread's load) averaged with where
+ * the process's memory is, when that is known, the memory counted twice:
+ * a task moves in microseconds, its pages do not.
+ */
+static void na_unit_fill(struct na_work_unit *wu, u32 *score, u64 now)
+{
+	u32 hold_ms = READ_ONCE(na_min_move_ms.val);
+	u64 *acc = na_node_scratch, weight = 0;
+	struct na_rec *r0 = na_rec(na_order[wu->first]);
+	bool fresh = false;
+	u32 i;
+	int n;
+
+	memset(acc, 0, nr_node_ids * sizeof(*acc));
+	wu->u.demand = 0;
+	wu->u.cur = 0;
+	wu->u.placed = true;
+	wu->u.hold = false;
+	for (i = 0; i < wu->n; i++) {
+		struct na_rec *r = na_rec(na_order[wu->first + i]);
+		u64 *w = na_rec_weight(r), sum = 0, tw = max(r->util, 1U);
+
+		wu->u.demand += r->load;
+		if (r->placed)
+			wu->u.cur |= r->placed;
+		else if (r->cur >= 0)
+			wu->u.cur |= 1ULL << r->cur;
+		if (!r->placed)
+			wu->u.placed = false;
+		fresh |= r->fresh;
+		if (r->placed && now - r->moved_at < (u64)hold_ms * NSEC_PER_MSEC)
+			wu->u.hold = true;
+		for (n = 0; n < nr_node_ids; n++)
+			sum += w[n];
+		if (!sum)
+			continue;
+		for (n = 0; n < nr_node_ids; n++)
+			acc[n] += div64_u64(tw * w[n] * 1000, sum);
+		weight += tw;
+	}
+	for (n = 0; n < nr_node_ids; n++) {
+		u32 res = weight ? div64_u64(acc[n], weight) : 0;
+
+		score[n] = r0->mem >= 0 ? (res + 2 * na_rec_mem(r0)[n]) / 3 : res;
+	}
+	wu->u.score = score;
+	/* A thread without a whole round yet: judged next round. */
+	if (fresh)
+		wu->u.demand = 0;
+}
+
+/*
+ * na_units_build - group the placeable records into units: one per task
+ * for `home`, one per process for `distance`.  Returns how many.
+ */
+static u32 na_units_build(u64 now, bool per_process)
+{
+	u32 nr = 0, nu = 0, i, j, k;
+	unsigned long s;
+
+	for_each_set_bit(s, na_rec_map, max_tasks)
+		if (na_rec(s)->skip != NA_SKIP_KTHREAD)
+			na_order[nr++] = s;
+	sort(na_order, nr, sizeof(*na_order), na_order_cmp, NULL);
+
+	for (i = 0; i < nr; i = j) {
+		pid_t tgid = na_rec(na_order[i])->tgid;
+		u32 placeable = 0;
+
+		for (j = i; j < nr && na_rec(na_order[j])->tgid == tgid; j++)
+			placeable += !na_rec(na_order[j])->skip;
+		na_mem_update(i, j - i);
+		for (k = i; k < i + placeable; k++) {
+			struct na_work_unit *wu = &na_units[nu];
+
+			wu->first = k;
+			wu->n = per_process ? placeable : 1;
+			wu->id = per_process ? tgid : na_rec(na_order[k])->pid;
+			na_unit_fill(wu, na_scores + (size_t)nu * nr_node_ids,
+				     now);
+			nu++;
+			if (per_process)
+				break;
+		}
+	}
+	return nu;
+}
+
+/*
+ * na_machine_init - capacity and classes of the nodes, and the room
+ * left on each for the units: capacity (up to imbalance_pct) less the
+ * load of everything this round does not place
+ */
+static void na_machine_init(struct na_machine *m, u32 nu, bool nearby)
+{
+	u32 imb = READ_ONCE(na_imbalance_pct.val);
+	u32 i, k;
+	int n;
+
+	for (n = 0; n < nr_node_ids; n++) {
+		na_cap[n] = na_nodes[n].cap;
+		na_cls[n] = na_nodes[n].cls;
+		na_room[n] = na_nodes[n].util;	/* base load, for now */
+	}
+	for (i = 0; i < nu; i++) {
+		for (k = 0; k < na_units[i].n; k++) {
+			struct na_rec *r = na_rec(na_order[na_units[i].first + k]);
+
+			if (r->cur >= 0)
+				na_room[r->cur] = na_sub_sat(na_room[r->cur],
+							     r->util);
+		}
+	}
+	for (n = 0; n < nr_node_ids; n++)
+		na_room[n] = na_sub_sat((u64)na_cap[n] * imb / 100, na_room[n]);
+
+	*m = (struct na_machine){
+		.nr = nr_node_ids,
+		.dist = na_dist,
+		.cap = na_cap,
+		.cls = na_cls,
+		.room = na_room,
+		.imb_pct = imb,
+		.gain_pm = READ_ONCE(na_gain_pm.val),
+		.min_demand = NA_MIN_DEMAND,
+		.nearby = nearby,
+	};
+}
+
+/* na_units_apply - in enforce mode, make the masks follow the advice */
+static void na_units_apply(u32 nu, u64 now)
+{
+	u64 all = nr_node_ids >= 64 ? ~0ULL : (1ULL << nr_node_ids) - 1;
+	u32 i, k;
+
+	for (i = 0; i < nu; i++) {
+		const struct na_unit *u = &na_units[i].u;
+
+		for (k = 0; k < na_units[i].n; k++) {
+			struct na_rec *r = na_rec(na_order[na_units[i].first + k]);
+
+			if ((u->reason == NA_R_MOVE || u->reason == NA_R_STAY) &&
+			    u->target && u->target != all)
+				na_place(r, u->target, now);
+			else if ((u->reason == NA_R_WIDE ||
+				  u->reason == NA_R_SCATTERED) && r->placed)
+				na_restore(r);
+		}
+	}
+}
+
+static void na_round(void)
+{
+	int policy = READ_ONCE(na_policy);
+	u64 now = local_clock(), dt = now - na_last_round;
+	struct na_machine m;
+	unsigned long s;
+	u32 nu, i, k;
+
+	if (!dt)
+		return;
+	na_rounds++;
+	na_nodes_update(now, dt);
+	na_records_refresh(now, dt);
+	na_last_round = now;
+
+	for_each_set_bit(s, na_rec_map, max_tasks) {
+		struct na_rec *r = na_rec(s);
+
+		r->target = 0;
+		r->reason = NA_R_NO_DATA;
+	}
+	nu = na_units_build(now, policy == NA_POLICY_DISTANCE);
+	if (policy == NA_POLICY_NONE)
+		nu = 0;
+
+	na_machine_init(&m, nu, policy == NA_POLICY_DISTANCE);
+	sort(na_units, nu, sizeof(*na_units), na_unit_cmp, NULL);
+	for (i = 0; i < nu; i++)
+		na_preclaim(&m, &na_units[i].u);
+	for (i = 0; i < nu; i++) {
+		struct na_work_unit *wu = &na_units[i];
+
+		na_place_unit(&m, &wu->u, na_node_scratch);
+		if (wu->u.reason != NA_R_MOVE && wu->u.reason != NA_R_STAY &&
+		    wu->u.reason != NA_R_SCATTERED)
+			na_stats.refused[wu->u.reason]++;
+		for (k = 0; k < wu->n; k++) {
+			struct na_rec *r = na_rec(na_order[wu->first + k]);
+
+			r->target = wu->u.target;
+			r->reason = wu->u.reason;
+			r->cur_score = wu->u.cur_score;
+			r->target_score = wu->u.target_score;
+		}
+	}
+
+	if (policy != NA_POLICY_NONE && READ_ONCE(na_mode) == NA_MODE_ENFORCE)
+		na_units_apply(nu, now);
+	/* Out of scope, policy none or advise mode: nothing stays narrowed. */
+	for_each_set_bit(s, na_rec_map, max_tasks) {
+		struct na_rec *r = na_rec(s);
+
+		if (r->placed && (r->skip || policy == NA_POLICY_NONE ||
+				  READ_ONCE(na_mode) != NA_MODE_ENFORCE))
+			na_restore(r);
+	}
+}
+
+static int na_engine_fn(void *unused)
+{
+	while (!kthread_should_stop()) {
+		mutex_lock(&na_engine_lock);
+		na_round();
+		mutex_unlock(&na_engine_lock);
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule_timeout(msecs_to_jiffies(READ_ONCE(na_interval_ms.val)));
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+/*
+ * na_set_choice - change the policy or the mode; what the new setting no
+ * longer wants is put back before this returns, and the engine wakes to
+ * act on it at once
+ */
+static int na_set_choice(int *setting, int val)
+{
+	mutex_lock(&na_engine_lock);
+	WRITE_ONCE(*setting, val);
+	if (na_engine) {
+		if (na_policy == NA_POLICY_NONE || na_mode != NA_MODE_ENFORCE)
+			na_restore_all();
+		wake_up_process(na_engine);
+	}
+	mutex_unlock(&na_engine_lock);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* debugfs files                                                       */
+
 static int na_nodes_show(struct seq_file *m, void *v)
 {
 	u64 now = local_clock();
-	struct na_cpu_sched c;
 	int n, cpu;
 
-	seq_puts(m, "node cpus busy_ns idle_ns switches\n");
+	seq_puts(m, "node cpus busy_ns idle_ns wait_ns switches util_pm runnable_pm class\n");
+	mutex_lock(&na_engine_lock);
 	for_each_online_node(n) {
-		const struct cpumask *mask = cpumask_of_node(n);
-		u64 busy = 0, idle = 0, switches = 0, since;
+		const struct na_node *nd = &na_nodes[n];
+		u64 busy = 0, idle = 0, wait = 0, switches = 0;
+		struct na_cpu_sched c;
 
 		/* Offline CPUs too: what they did before still counts. */
 		for_each_possible_cpu(cpu) {
 			if (per_cpu_ptr(na_cpus, cpu)->node != n)
 				continue;
+			na_cpu_totals(cpu, now, &busy, &idle, &wait);
 			na_cpu_read_sched(cpu, &c);
-			busy += c.busy_ns;
-			idle += c.idle_ns;
 			switches += c.switches;
-			/* The run in progress on this CPU, not charged yet. */
-			since = na_since(c.last);
-			if (c.last && !c.offline && cpu_online(cpu) &&
-			    now > since) {
-				if (c.curr_key)
-					busy += now - since;
-				else
-					idle += now - since;
-			}
 		}
-		seq_printf(m, "%d %*pbl %llu %llu %llu\n", n,
-			   cpumask_pr_args(mask), busy, idle, switches);
+		seq_printf(m, "%d %*pbl %llu %llu %llu %llu", n,
+			   cpumask_pr_args(cpumask_of_node(n)), busy, idle, wait,
+			   switches);
+		/* Per-mille of the node's capacity, decayed, as classified. */
+		if (nd->cap)
+			seq_printf(m, " %u %u %s\n", nd->util * 1000 / nd->cap,
+				   nd->runnable * 1000 / nd->cap,
+				   na_class_names[nd->cls]);
+		else
+			seq_puts(m, " - - -\n");
 	}
+	mutex_unlock(&na_engine_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(na_nodes);
@@ -822,8 +2083,237 @@ static int na_overhead_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(na_overhead);
 
+/* na_seq_nodes - a set of nodes as a list ("0-3"), "-" if empty */
+static void na_seq_nodes(struct seq_file *m, u64 nodes)
+{
+	DECLARE_BITMAP(bits, NA_MAX_NODES);
+
+	bitmap_from_u64(bits, nodes);
+	if (nodes)
+		seq_printf(m, " %*pbl", NA_MAX_NODES, bits);
+	else
+		seq_puts(m, " -");
+}
+
+/*
+ * advice: one row per task the engine judged this round (kernel threads
+ * left out): its load (milli-CPUs, running or waiting to), where it runs,
+ * where it belongs and why, with the scores (per-mille, distance-weighted
+ * under `distance`) the advice came from.
+ */
+static int na_advice_show(struct seq_file *m, void *v)
+{
+	struct na_task *t;
+	unsigned long s;
+
+	t = kmalloc(na_stride, GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	seq_puts(m, "pid tgid comm load cur target home mem reason cur_score target_score placed\n");
+	mutex_lock(&na_engine_lock);
+	if (READ_ONCE(na_policy) == NA_POLICY_NONE)
+		goto unlock;
+	for_each_set_bit(s, na_rec_map, max_tasks) {
+		struct na_rec *r = na_rec(s);
+
+		if (r->skip == NA_SKIP_KTHREAD || !na_task_read(s, t) ||
+		    t->key != r->key || t->born != r->born)
+			continue;
+		na_seq_task(m, t);
+		seq_printf(m, " %u", r->load);
+		na_seq_nodes(m, r->placed ? r->placed :
+				r->cur >= 0 ? 1ULL << r->cur : 0);
+		na_seq_nodes(m, r->skip ? 0 : r->target);
+		na_seq_node(m, r->home);
+		na_seq_node(m, r->mem);
+		seq_printf(m, " %s %u %u",
+			   r->skip ? na_skip_names[r->skip] :
+				     na_reason_names[r->reason],
+			   r->cur_score, r->target_score);
+		na_seq_nodes(m, r->placed);
+		seq_putc(m, '\n');
+	}
+unlock:
+	mutex_unlock(&na_engine_lock);
+	kfree(t);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(na_advice);
+
+/*
+ * na_write_line - copy a one-line write of at most @size - 1 bytes into
+ * @buf, without its trailing newline.  Writes at an offset, empty, longer
+ * or with a NUL or a second line are refused.
+ */
+static int na_write_line(char *buf, size_t size, const char __user *ubuf,
+			 size_t len, loff_t *ppos)
+{
+	if (*ppos != 0 || len == 0 || len >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (!len || strlen(buf) != len || strchr(buf, '\n'))
+		return -EINVAL;
+	return 0;
+}
+
+/* policy and mode: read the setting, write a name to change it */
+static ssize_t na_choice_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	const struct na_choice_param *c = file->private_data;
+	char buf[16];
+	int i, ret;
+
+	ret = na_write_line(buf, sizeof(buf), ubuf, len, ppos);
+	if (ret)
+		return ret;
+	i = match_string(c->names, c->nr, buf);
+	if (i < 0)
+		return -EINVAL;
+	ret = na_set_choice(c->cur, i);
+	if (ret)
+		return ret;
+	*ppos += len;
+	return len;
+}
+
+static ssize_t na_choice_read(struct file *file, char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	const struct na_choice_param *c = file->private_data;
+	char buf[16];
+	int n;
+
+	n = scnprintf(buf, sizeof(buf), "%s\n", c->names[READ_ONCE(*c->cur)]);
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static const struct file_operations na_choice_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = na_choice_read,
+	.write = na_choice_write,
+};
+
+/*
+ * scope: the rules, one a line, as they are written:
+ *   include|exclude pid|comm|cgroup VALUE
+ *   clear
+ * One rule per write.  A bad rule changes nothing.
+ */
+static int na_scope_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	mutex_lock(&na_engine_lock);
+	for (i = 0; i < na_nr_rules; i++) {
+		const struct na_rule *rule = &na_rules[i];
+
+		seq_printf(m, "%s %s ", rule->include ? "include" : "exclude",
+			   na_rule_kinds[rule->kind]);
+		if (rule->kind == NA_RULE_PID)
+			seq_printf(m, "%d\n", rule->pid);
+		else
+			seq_printf(m, "%s\n", rule->str);
+	}
+	mutex_unlock(&na_engine_lock);
+	return 0;
+}
+
+static int na_scope_parse(char *buf, struct na_rule *rule)
+{
+	char *verb = strsep(&buf, " "), *kind = strsep(&buf, " ");
+	int k;
+
+	memset(rule, 0, sizeof(*rule));
+	if (!strcmp(verb, "include"))
+		rule->include = true;
+	else if (strcmp(verb, "exclude"))
+		return -EINVAL;
+	k = kind ? match_string(na_rule_kinds, ARRAY_SIZE(na_rule_kinds),
+				kind) : -EINVAL;
+	if (k < 0 || !buf || !*buf || strchr(buf, ' '))
+		return -EINVAL;
+	rule->kind = k;
+	switch (rule->kind) {
+	case NA_RULE_PID:
+		if (kstrtoint(buf, 10, &rule->pid) || rule->pid <= 0)
+			return -EINVAL;
+		break;
+	case NA_RULE_COMM:
+		if (strlen(buf) >= TASK_COMM_LEN)
+			return -EINVAL;
+		strscpy(rule->str, buf, sizeof(rule->str));
+		break;
+	case NA_RULE_CGROUP:
+		if (buf[0] != '/' || strscpy(rule->str, buf, sizeof(rule->str)) < 0)
+			return -EINVAL;
+		break;
+	}
+	return 0;
+}
+
+static ssize_t na_scope_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	char buf[NA_RULE_LEN + 24];
+	struct na_rule rule;
+	int i, ret;
+
+	ret = na_write_line(buf, sizeof(buf), ubuf, len, ppos);
+	if (ret)
+		return ret;
+	if (strcmp(buf, "clear")) {
+		ret = na_scope_parse(buf, &rule);
+		if (ret)
+			return ret;
+	}
+	mutex_lock(&na_engine_lock);
+	if (!strcmp(buf, "clear")) {
+		na_nr_rules = 0;
+	} else {
+		for (i = 0; i < na_nr_rules; i++)
+			if (!memcmp(&na_rules[i], &rule, sizeof(rule)))
+				break;
+		if (i == na_nr_rules) {
+			if (na_nr_rules == NA_MAX_RULES)
+				ret = -ENOSPC;
+			else
+				na_rules[na_nr_rules++] = rule;
+		}
+	}
+	if (!ret && na_engine)
+		wake_up_process(na_engine);
+	mutex_unlock(&na_engine_lock);
+	if (ret)
+		return ret;
+	*ppos += len;
+	return len;
+}
+
+static int na_scope_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, na_scope_show, NULL);
+}
+
+static const struct file_operations na_scope_fops = {
+	.owner = THIS_MODULE,
+	.open = na_scope_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = na_scope_write,
+	.release = single_release,
+};
+
 static int na_status_show(struct seq_file *m, void *v)
 {
+	unsigned int placed = 0;
+	unsigned long s;
+
 	seq_puts(m, "key value\n");
 	seq_printf(m, "version %s\n", NA_VERSION);
 	seq_printf(m, "nodes %u\n", num_online_nodes());
@@ -837,6 +2327,29 @@ static int na_status_show(struct seq_file *m, void *v)
 	seq_printf(m, "reset_generation %u\n", READ_ONCE(na_gen));
 	seq_printf(m, "slot_bytes %zu\n", na_stride);
 	seq_printf(m, "memory_bytes %zu\n", na_mem_bytes);
+
+	mutex_lock(&na_engine_lock);
+	seq_printf(m, "policy %s\n", na_policy_names[na_policy]);
+	seq_printf(m, "mode %s\n", na_mode_names[na_mode]);
+	seq_printf(m, "interval_ms %u\n", READ_ONCE(na_interval_ms.val));
+	seq_printf(m, "rounds %llu\n", na_rounds);
+	for_each_set_bit(s, na_rec_map, max_tasks)
+		placed += !!na_rec(s)->placed;
+	seq_printf(m, "placed %u\n", placed);
+	seq_printf(m, "moves %llu\n", na_stats.moves);
+	seq_printf(m, "restores %llu\n", na_stats.restores);
+	seq_printf(m, "overridden %llu\n", na_stats.overridden);
+	seq_printf(m, "apply_errors %llu\n", na_stats.apply_errors);
+	seq_printf(m, "refused_gain %llu\n", na_stats.refused[NA_R_GAIN]);
+	seq_printf(m, "refused_hold %llu\n", na_stats.refused[NA_R_HOLD]);
+	seq_printf(m, "refused_class %llu\n",
+		   na_stats.refused[NA_R_OVERLOADED] +
+		   na_stats.refused[NA_R_BUSIER]);
+	seq_printf(m, "refused_room %llu\n", na_stats.refused[NA_R_NO_ROOM]);
+	seq_printf(m, "scope_rules %d\n", na_nr_rules);
+	mutex_unlock(&na_engine_lock);
+	seq_printf(m, "lost_inherit %ld\n",
+		   atomic_long_read(&na_nr_lost_inherit));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(na_status);
@@ -889,6 +2402,12 @@ static int na_debugfs_create(void)
 	debugfs_create_file("overhead", 0400, na_dir, NULL, &na_overhead_fops);
 	debugfs_create_file("status", 0400, na_dir, NULL, &na_status_fops);
 	debugfs_create_file("reset", 0200, na_dir, NULL, &na_reset_fops);
+	debugfs_create_file("advice", 0400, na_dir, NULL, &na_advice_fops);
+	debugfs_create_file("policy", 0600, na_dir, &na_policy_param,
+			    &na_choice_fops);
+	debugfs_create_file("mode", 0600, na_dir, &na_mode_param,
+			    &na_choice_fops);
+	debugfs_create_file("scope", 0600, na_dir, NULL, &na_scope_fops);
 	return 0;
 }
 
@@ -994,42 +2513,195 @@ static void na_free(void)
 	vfree(na_slots);
 }
 
+/*
+ * na_engine_alloc - the engine's records (one per slot) and the work
+ * space of a round, reserved at load like the slots: a round never fails
+ * for want of memory.
+ */
+static int na_engine_alloc(void)
+{
+	size_t nr = nr_node_ids, nodes_bytes, work_bytes, rec_bytes;
+	void *p;
+	u32 s;
+
+	na_rec_off_weight = sizeof(struct na_rec) + nr * sizeof(u64);
+	na_rec_off_mem = na_rec_off_weight + nr * sizeof(u64);
+	na_rec_off_mask = ALIGN(na_rec_off_mem + nr * sizeof(u16),
+				sizeof(long));
+	na_rec_stride = ALIGN(na_rec_off_mask + cpumask_size(), sizeof(u64));
+	rec_bytes = array_size(max_tasks, na_rec_stride);
+	na_recs = vzalloc(rec_bytes);
+	if (!na_recs)
+		goto fail;
+	na_rec_map = bitmap_zalloc(max_tasks, GFP_KERNEL);
+	if (!na_rec_map)
+		goto free_recs;
+
+	/* units, then their scores, then the order of the records */
+	work_bytes = max_tasks * (sizeof(*na_units) + nr * sizeof(u32) +
+				  sizeof(u32));
+	na_units = kvzalloc(work_bytes, GFP_KERNEL);
+	if (!na_units)
+		goto free_rec_map;
+	na_scores = (u32 *)(na_units + max_tasks);
+	na_order = na_scores + (size_t)max_tasks * nr;
+
+	/* per node: state, scratch, capacity, room, class, then distances */
+	nodes_bytes = nr * (sizeof(*na_nodes) + sizeof(u64) + 2 * sizeof(u32) +
+			    sizeof(*na_cls)) + nr * nr;
+	p = kzalloc(nodes_bytes, GFP_KERNEL);
+	if (!p)
+		goto free_work;
+	na_nodes = p;
+	na_node_scratch = (u64 *)(na_nodes + nr);
+	na_cap = (u32 *)(na_node_scratch + nr);
+	na_room = na_cap + nr;
+	na_cls = (enum na_class *)(na_room + nr);
+	na_dist = (u8 *)(na_cls + nr);
+
+	na_round_it.run = kcalloc(nr_cpu_ids, sizeof(*na_round_it.run),
+				  GFP_KERNEL);
+	if (!na_round_it.run)
+		goto free_nodes;
+	na_round_it.snap = kzalloc(na_stride, GFP_KERNEL);
+	if (!na_round_it.snap)
+		goto free_run;
+	if (!zalloc_cpumask_var(&na_mask_tmp, GFP_KERNEL))
+		goto free_snap;
+	na_path_buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!na_path_buf)
+		goto free_mask;
+
+	for (s = 0; s < max_tasks; s++)
+		seqcount_init(&na_rec(s)->seq);
+	for (s = 0; s < nr * nr; s++)
+		na_dist[s] = min(node_distance(s / nr, s % nr), 255);
+	for (s = 0; s < nr; s++)
+		na_nodes[s].cls = NA_NR_CLASSES;
+	na_mem_bytes += rec_bytes + work_bytes + nodes_bytes +
+			BITS_TO_LONGS(max_tasks) * sizeof(long);
+	return 0;
+
+free_mask:
+	free_cpumask_var(na_mask_tmp);
+free_snap:
+	kfree(na_round_it.snap);
+free_run:
+	kfree(na_round_it.run);
+free_nodes:
+	kfree(na_nodes);
+free_work:
+	kvfree(na_units);
+free_rec_map:
+	bitmap_free(na_rec_map);
+free_recs:
+	vfree(na_recs);
+fail:
+	pr_err("cannot reserve memory for the placement engine\n");
+	return -ENOMEM;
+}
+
+static void na_engine_free(void)
+{
+	kfree(na_path_buf);
+	free_cpumask_var(na_mask_tmp);
+	kfree(na_round_it.snap);
+	kfree(na_round_it.run);
+	kfree(na_nodes);
+	kvfree(na_units);
+	bitmap_free(na_rec_map);
+	vfree(na_recs);
+}
+
+static int na_engine_start(void)
+{
+	struct task_struct *p;
+
+	p = kthread_create(na_engine_fn, NULL, "numa_advise");
+	if (IS_ERR(p)) {
+		pr_err("cannot start the engine thread: %ld\n", PTR_ERR(p));
+		return PTR_ERR(p);
+	}
+	mutex_lock(&na_engine_lock);
+	na_last_round = local_clock();
+	na_engine = p;
+	mutex_unlock(&na_engine_lock);
+	wake_up_process(p);
+	return 0;
+}
+
+static void na_engine_stop(void)
+{
+	struct task_struct *p;
+
+	mutex_lock(&na_engine_lock);
+	p = na_engine;
+	na_engine = NULL;
+	mutex_unlock(&na_engine_lock);
+	kthread_stop(p);
+}
+
+/*
+ * na_engine_restore - with the probes gone, no fork can mark a child any
+ * more: put back every mask we narrowed, inherited ones included
+ */
+static void na_engine_restore(void)
+{
+	mutex_lock(&na_engine_lock);
+	na_restore_all();
+	mutex_unlock(&na_engine_lock);
+}
+
 static int __init na_init(void)
 {
 	int ret;
 
+	max_tasks = na_max_tasks.val;
 	ret = na_tp_find();
 	if (ret)
 		return ret;
 	ret = na_alloc();
 	if (ret)
 		return ret;
-	ret = na_tp_register();
+	ret = na_engine_alloc();
 	if (ret)
 		goto free_state;
+	ret = na_tp_register();
+	if (ret)
+		goto free_engine;
 	/* Also starts the clock of every online CPU not yet switched. */
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "numa_advise:online",
 				na_cpu_online, na_cpu_offline);
 	if (ret < 0)
 		goto unregister_tracepoints;
 	na_hp_state = ret;
+	ret = na_engine_start();
+	if (ret)
+		goto remove_cpuhp;
 	/*
 	 * debugfs last: once a file can be opened, the load must not fail
 	 * (an open file pins the module, which a failed load frees anyway).
 	 */
 	ret = na_debugfs_create();
 	if (ret)
-		goto remove_cpuhp;
+		goto stop_engine;
 
-	pr_info("version %s loaded: %u nodes, %u CPUs, up to %u tasks (%zu KiB)\n",
+	na_live = true;
+	pr_info("version %s loaded: %u nodes, %u CPUs, up to %u tasks (%zu KiB), policy %s, mode %s\n",
 		NA_VERSION, num_online_nodes(), num_online_cpus(), max_tasks,
-		na_mem_bytes >> 10);
+		na_mem_bytes >> 10, na_policy_names[na_policy],
+		na_mode_names[na_mode]);
 	return 0;
 
+stop_engine:
+	na_engine_stop();
 remove_cpuhp:
 	cpuhp_remove_state_nocalls(na_hp_state);
 unregister_tracepoints:
 	na_tp_unregister(ARRAY_SIZE(na_tps));
+	na_engine_restore();
+free_engine:
+	na_engine_free();
 free_state:
 	na_free();
 	return ret;
@@ -1039,8 +2711,11 @@ static void __exit na_exit(void)
 {
 	/* Readers first: removal waits for any file operation in progress. */
 	debugfs_remove_recursive(na_dir);
+	na_engine_stop();
 	cpuhp_remove_state_nocalls(na_hp_state);
 	na_tp_unregister(ARRAY_SIZE(na_tps));
+	na_engine_restore();
+	na_engine_free();
 	na_free();
 	pr_info("unloaded\n");
 }

@@ -46,8 +46,10 @@ in the current directory.  SCRIPT sees NA_KVER and NA_TOPO in its environment;
                            (neighbours 20, then 30, 40)
             8x2:           8 nodes x 2 CPUs, nodes 0-3 and 4-7 at 16 from
                            each other, 32 across the two groups
+            8x1:           the same with 1 CPU a node: half the emulation
             1x2:           1 node x 2 CPUs (no NUMA)
-  -m MB     memory per node (default 128 for 4x2, 64 for 8x2, 256 for 1x2)
+  -m MB     memory per node (default 128 for 4x2, 64 for 8x2 and 8x1,
+            256 for 1x2)
   -T SECS   timeout for one guest run, boot included (default 600)
   -l FILE   guest console log (default: a new file under ${TMPDIR:-/tmp})
 
@@ -111,7 +113,7 @@ distance() {
 
 	case $topo in
 	4x2) echo $((10 + 10 * (j - i))) ;;
-	8x2) if ((i / 4 == j / 4)); then echo 16; else echo 32; fi ;;
+	8x2 | 8x1) if ((i / 4 == j / 4)); then echo 16; else echo 32; fi ;;
 	esac
 }
 
@@ -326,13 +328,14 @@ fi
 [[ -f /boot/vmlinuz-$kver ]] || fail "no /boot/vmlinuz-$kver"
 [[ -d /lib/modules/$kver/kernel ]] || fail "no /lib/modules/$kver"
 
+cpus_per_node=2
 case $topo in
 4x2) nodes=4 default_mem=128 ;;
 8x2) nodes=8 default_mem=64 ;;
+8x1) nodes=8 default_mem=64 cpus_per_node=1 ;;
 1x2) nodes=1 default_mem=256 ;;
-*) usage_error "unknown topology '$topo' (4x2, 8x2 or 1x2)" ;;
+*) usage_error "unknown topology '$topo' (4x2, 8x2, 8x1 or 1x2)" ;;
 esac
-cpus_per_node=2
 tcg_thread=${NA_TCG_THREAD:-single}
 [[ $tcg_thread == multi || $tcg_thread == single ]] ||
 	usage_error "NA_TCG_THREAD must be multi or single"

@@ -94,7 +94,7 @@ stop_spin() {
 case_load() {
 	load || return
 	local f
-	for f in tasks nodes overhead status reset; do
+	for f in tasks nodes overhead status reset advice policy mode scope; do
 		check "no $D/$f" test -e "$D/$f"
 	done
 	check "version in status" test "$(status version)" = \
@@ -111,7 +111,7 @@ case_load() {
 case_tables() {
 	local n=$(nodes) i hdr
 	hdr=$(head -1 $D/tasks)
-	check "tasks header: $hdr" test "$(echo "$hdr" | wc -w)" -eq $((n + 6))
+	check "tasks header: $hdr" test "$(echo "$hdr" | wc -w)" -eq $((n + 8))
 	for ((i = 0; i < n; i++)); do
 		check "tasks header lacks node${i}_ns" grep -qw "node${i}_ns" <<<"$hdr"
 		check "nodes: node $i cpus $(node_col $i cpus) != $(cpus $i)" \
@@ -346,6 +346,23 @@ case_refuse_load() {
 	done
 	check "max_tasks: no clear message" \
 		eval "dmesg | grep -q 'max_tasks must be a number from 16 to 1048576'"
+	for v in policy=bogus policy= mode=force interval_ms=5 gain_pm=10001 \
+		margin_pm=x imbalance_pct=99 min_move_ms=-1; do
+		if insmod "$KO" "$v" 2>/dev/null; then
+			case_errors+=("$v accepted")
+			rmmod numa_advise
+		fi
+	done
+	check "policy: no clear message" \
+		eval "dmesg | grep -q 'policy must be one of: none, home, distance'"
+	check "interval_ms: no clear message" \
+		eval "dmesg | grep -q 'interval_ms must be a number from 10 to 60000'"
+	# Good settings at load are the settings.
+	if load policy=home mode=enforce interval_ms=300; then
+		check "loaded with policy $(status policy) mode $(status mode) interval $(status interval_ms)" \
+			test "$(status policy)/$(status mode)/$(status interval_ms)" = home/enforce/300
+		unload
+	fi
 	before=$(dmesg | wc -l)
 	if insmod "$KO_MISSING_TP" 2>/dev/null; then
 		case_errors+=("loaded without its tracepoint")
@@ -372,7 +389,8 @@ case_reload_under_load() {
 		sleep 0.2
 		cat $D/tasks $D/overhead >/dev/null ||
 			case_errors+=("reading tables, round $i")
-		sw=$(awk 'NR > 1 { s += $5 } END { print s }' $D/nodes)
+		sw=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "switches") c = i }
+			NR > 1 { s += $c } END { print s }' $D/nodes)
 		[ "$i" -gt 0 ] && [ "$sw" -ge "$minsw" ] || minsw=$sw
 		unload || break
 		check "round $i: $D left behind" test ! -e $D
@@ -386,6 +404,360 @@ case_reload_under_load() {
 	load
 }
 
+# --- placement ------------------------------------------------------------------
+
+P=/sys/module/numa_advise/parameters
+# (in bash alone: the placement cases poll these, and under emulation every
+# program started costs a good part of a second)
+allowed() {
+	local k v
+	while read -r k v; do
+		[ "$k" = Cpus_allowed_list: ] && { echo "$v"; return; }
+	done <"/proc/$1/status" 2>/dev/null
+}
+all_cpus() { echo "0-$(($(nproc --all) - 1))"; }
+# expand LIST - a sorted CPU or node list ("0-2,5") as "0 1 2 5"
+expand() {
+	local IFS=, part i out=()
+	for part in $1; do
+		[[ $part =~ ^[0-9]+(-[0-9]+)?$ ]] || continue
+		for ((i = ${part%-*}; i <= ${part#*-}; i++)); do
+			out+=("$i")
+		done
+	done
+	echo "${out[@]}"
+}
+# same_list A B - the same CPUs, however written
+same_list() { test "$(expand "$1")" = "$(expand "$2")"; }
+mask_is() { same_list "$(allowed "$1")" "$2"; }
+# threads_mask_is PID LIST - every thread of PID has that mask
+threads_mask_is() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		same_list "$(allowed "$1/task/${t##*/}")" "$2" || return 1
+	done
+}
+advice() { tcol $D/advice pid "$1" "$2"; }
+advice_row() { awk -v p="$1" 'NR == 1 || $1 == p' $D/advice | tr '\n' '|'; }
+# cpus_of_nodes N... - the CPU list of those nodes
+cpus_of_nodes() {
+	local n l=
+	for n; do l+=$(cpus "$n"),; done
+	echo "${l%,}"
+}
+# last_cpu PID - the CPU it ran on last (field 39 of stat; comm has no spaces)
+last_cpu() { awk '{ print $39 }' /proc/"$1"/stat; }
+# mask_avoids PID LIST - PID may run anywhere, or on no CPU in LIST
+mask_avoids() {
+	local c mine
+	mask_is "$1" "$(all_cpus)" && return 0
+	mine=$(expand "$(allowed "$1")")
+	for c in $(expand "$2"); do
+		grep -qw "$c" <<<"$mine" && return 1
+	done
+	return 0
+}
+# wait_for SECONDS COMMAND... - poll until COMMAND succeeds
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.3
+	done
+}
+
+# engine_setup - fast rounds, the kernel's own NUMA balancing out of the way
+engine_setup() {
+	[ -w /proc/sys/kernel/numa_balancing ] &&
+		echo 0 >/proc/sys/kernel/numa_balancing
+	echo 200 >$P/interval_ms
+	echo 1000 >$P/min_move_ms
+}
+
+engine_reset() {
+	echo none >$D/policy
+	echo advise >$D/mode
+	echo clear >$D/scope
+	echo 1000 >$P/interval_ms
+	echo 5000 >$P/min_move_ms
+}
+
+# start_mt [PROGRAM] ARGS... - a memtouch job, placed as ARGS say; its pid
+# in $mt_pid, its output in /tmp/mt.$mt_pid, every pid in mt_pids
+mt_pids=()
+start_mt() {
+	local prog=$B/memtouch out
+	[ "${1#/}" != "$1" ] && { prog=$1; shift; }
+	out=$(mktemp /tmp/mt.XXXXXX)
+	"$prog" "$@" >"$out" &
+	mt_pid=$!
+	mt_pids+=($!)
+	mv "$out" /tmp/mt.$mt_pid
+	wait_for 20 grep -q ready /tmp/mt.$mt_pid ||
+		{ case_errors+=("memtouch $* not ready"); return 1; }
+}
+
+stop_mt() {
+	local p c
+	for p in "${mt_pids[@]}"; do
+		c=$(awk '/^child/ { print $2 }' /tmp/mt.$p 2>/dev/null)
+		kill -KILL "$p" $c 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	mt_pids=()
+}
+
+# Bad names, numbers and rules, through debugfs and module parameters, are
+# refused with EINVAL, change nothing and log nothing.
+case_settings() {
+	local f bad out lines
+	lines=$(dmesg | wc -l)
+	for f in policy mode; do
+		for bad in foo Home 'home ' ' home' 'home\n\n' '\n' '' enforce none2 \
+			advise_ "$(printf 'x%.0s' {1..100})"; do
+			[ "$f/$bad" = mode/enforce ] && continue
+			out=$("$B/na-write" $D/$f "$bad")
+			check "$f '$bad': $out" test "$out" = EINVAL
+		done
+		out=$("$B/na-write" $D/$f none 1)
+		check "$f at offset 1: $out" test "$out" = EINVAL
+	done
+	check "policy changed to $(status policy)" test "$(status policy)" = none
+	check "mode changed to $(status mode)" test "$(status mode)" = advise
+	out=$("$B/na-write" $D/policy 'distance\n')
+	check "policy 'distance\\n': $out" test "$out" = "ok 9"
+	check "policy reads $(cat $D/policy)" test "$(cat $D/policy)" = distance
+	check "policy parameter reads $(cat $P/policy)" test "$(cat $P/policy)" = distance
+	echo none >$D/policy
+
+	for bad in include 'include pid' 'include pid 0' 'include pid -3' \
+		'include pid 12x' 'include pid 1 2' 'include  pid 1' \
+		'include comm 0123456789abcdef' 'include cgroup rel' \
+		'exclude user 1' 'clear all' 'include comm a\nb'; do
+		out=$("$B/na-write" $D/scope "$bad")
+		check "scope '$bad': $out" test "$out" = EINVAL
+	done
+	check "bad rules changed the scope: $(cat $D/scope)" test -z "$(cat $D/scope)"
+	out=$("$B/na-write" $D/scope 'exclude comm sshd\n')
+	check "scope 'exclude comm sshd': $out" test "$out" = "ok 18"
+	echo 'include cgroup /' >$D/scope
+	check "scope reads back $(cat $D/scope | tr '\n' '|')" \
+		test "$(cat $D/scope | tr '\n' '|')" = "exclude comm sshd|include cgroup /|"
+	echo clear >$D/scope
+	check "scope not cleared" test -z "$(cat $D/scope)"
+
+	for bad in 0 9 60001 abc -1 '' 1e3 ' 100'; do
+		echo "$bad" >$P/interval_ms 2>/dev/null &&
+			case_errors+=("interval_ms '$bad' accepted")
+	done
+	check "interval_ms changed to $(cat $P/interval_ms)" test "$(cat $P/interval_ms)" = 1000
+	for bad in bogus '' 'home home' 11; do
+		echo "$bad" >$P/policy 2>/dev/null &&
+			case_errors+=("policy parameter '$bad' accepted")
+		echo "$bad" >$P/mode 2>/dev/null &&
+			case_errors+=("mode parameter '$bad' accepted")
+	done
+	check "policy parameter changed to $(cat $P/policy)" test "$(cat $P/policy)" = none
+	check "refused writes logged: $(dmesg | tail -n +$((lines + 1)) | head -2)" \
+		test "$(dmesg | wc -l)" -eq "$lines"
+	echo 250 >$P/interval_ms
+	check "status interval_ms $(status interval_ms)" test "$(status interval_ms)" = 250
+	echo 1000 >$P/interval_ms
+}
+
+# A memory-bound job whose pages are on node 1, moved to node 3 and let go:
+# advice sends it home to node 1 and advise mode moves nothing; enforce
+# pins it there and it runs there; advise again gives its mask back.
+case_home() {
+	local pid moves
+	engine_setup
+	start_mt -a "$(cpus 1)" -b "$(cpus 3)" || return
+	pid=$mt_pid
+	moves=$(status moves)
+	echo home >$D/policy
+	wait_for 15 eval 'test "$(advice $pid target)" = 1 -a "$(advice $pid mem)" = 1' ||
+		case_errors+=("advice for a job with its memory on node 1: $(advice_row $pid)")
+	check "advise mode changed the mask to $(allowed $pid)" mask_is $pid "$(all_cpus)"
+	check "advise mode moved $(($(status moves) - moves)) tasks" \
+		test "$(status moves)" -eq "$moves"
+	echo enforce >$D/mode
+	wait_for 15 mask_is $pid "$(cpus 1)" ||
+		case_errors+=("enforce: mask $(allowed $pid), want $(cpus 1): $(advice_row $pid)")
+	sleep 1
+	check "enforce: runs on cpu $(last_cpu $pid), not on node 1" \
+		eval 'expand "$(cpus 1)" | grep -qw "$(last_cpu $pid)"'
+	check "tasks: home $(task $pid home) mem $(task $pid mem)" test "$(task $pid mem)" = 1
+	echo advise >$D/mode
+	check "advise again: mask $(allowed $pid)" mask_is $pid "$(all_cpus)"
+	stop_mt
+	engine_reset
+}
+
+# With node 2 saturated (four burners on its two CPUs) it is overloaded,
+# and nothing is advised into it, not even a job whose memory is there.
+case_classify() {
+	local pid i bad spins=()
+	engine_setup
+	start_mt -a "$(cpus 2)" -b "$(cpus 3)" || return
+	pid=$mt_pid
+	for i in 1 2 3 4; do
+		taskset -c "$(cpus 2)" "$B/spin" &
+		spins+=($!)
+	done
+	echo home >$D/policy
+	wait_for 20 eval 'test "$(node_col 2 class)" = overloaded' ||
+		case_errors+=("node 2 not overloaded: $(tr '\n' '|' <$D/nodes)")
+	wait_for 15 eval 'test "$(advice $pid mem)" = 2' ||
+		case_errors+=("memory node: $(advice_row $pid)")
+	echo enforce >$D/mode
+	for i in 1 2 3 4 5 6; do
+		# rows advised onto node 2 from elsewhere
+		bad=$(awk 'function has(l, n,   a, r, i, j, b) {
+				r = split(l, a, ",")
+				for (i = 1; i <= r; i++) {
+					split(a[i], b, "-")
+					if (n >= b[1] && n <= (b[2] == "" ? b[1] : b[2])) return 1
+				}
+				return 0
+			}
+			NR > 1 && has($6, 2) && !has($5, 2)' $D/advice)
+		check "advised into overloaded node 2: $bad" test -z "$bad"
+		sleep 0.5
+	done
+	check "reason: $(advice_row $pid)" \
+		test "$(advice $pid reason)" = best-node-overloaded
+	# Pinned to where it runs (its home, node 3) is fine; into node 2 is not.
+	check "moved into node 2: mask $(allowed $pid)" mask_avoids $pid "$(cpus 2)"
+	kill -KILL "${spins[@]}"
+	wait "${spins[@]}" 2>/dev/null
+	stop_mt
+	engine_reset
+}
+
+# masks_snapshot FILE - "pid mask" of every task there is
+masks_snapshot() {
+	local t
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		echo "${t##*/} $(allowed "$t")"
+	done | grep -v ' $' | sort >"$1"
+}
+
+# every_mask_full PID... - every thread of each has all CPUs again
+every_mask_full() {
+	local p
+	for p; do
+		threads_mask_is "$p" "$(all_cpus)" || return 1
+	done
+}
+
+# Every mask the engine narrowed is put back by policy none, by advise mode
+# and by rmmod, a child forked by a placed task included; no other task's
+# mask ever changes.
+case_restore() {
+	local a b child
+	engine_setup
+	masks_snapshot /tmp/masks0
+	start_mt -a "$(cpus 1)" -b "$(cpus 3)" -f 6 || return
+	a=$mt_pid
+	start_mt -t 2 -a "$(cpus 2)" || return
+	b=$mt_pid
+	echo home >$D/policy
+	echo enforce >$D/mode
+	wait_for 20 mask_is $a "$(cpus 1)" ||
+		case_errors+=("not placed: $(advice_row $a)")
+	wait_for 20 grep -q '^child' /tmp/mt.$a ||
+		case_errors+=("no child forked")
+	child=$(awk '/^child/ { print $2 }' /tmp/mt.$a)
+	check "child of a placed task: mask $(allowed $child), parent's $(allowed $a)" \
+		mask_is "$child" "$(allowed $a)"
+	wait_for 20 eval 'test "$(status placed)" -ge 3' ||
+		case_errors+=("placed $(status placed), want >= 3 (with the child)")
+
+	echo "# restore: placed, child seen at ${SECONDS}s"
+	echo none >$D/policy
+	check "policy none: masks $(allowed $a) $(allowed $b) $(allowed $child)" \
+		every_mask_full $a $b $child
+	check "policy none: placed $(status placed)" test "$(status placed)" -eq 0
+	echo home >$D/policy
+	wait_for 20 eval '! every_mask_full $a $b' ||
+		case_errors+=("not placed again")
+	echo advise >$D/mode
+	check "advise: masks $(allowed $a) $(allowed $b)" every_mask_full $a $b
+	echo enforce >$D/mode
+	wait_for 20 eval '! every_mask_full $a $b' ||
+		case_errors+=("not placed a third time")
+	echo "# restore: third placement at ${SECONDS}s"
+	unload
+	check "rmmod: masks $(allowed $a) $(allowed $b) $(allowed $child)" \
+		every_mask_full $a $b $child
+	stop_mt
+	masks_snapshot /tmp/masks1
+	check "masks changed: $(join /tmp/masks0 /tmp/masks1 | awk '$2 != $3' | head -3 | tr '\n' '|')" \
+		test -z "$(join /tmp/masks0 /tmp/masks1 | awk '$2 != $3')"
+	load
+}
+
+# A task its user pinned with taskset, and one whose comm is excluded, are
+# never moved, while an identical job beside them is; a task excluded by
+# pid once placed gets its mask back.
+case_pinned() {
+	local pinned excl ctl
+	engine_setup
+	cp "$B/memtouch" /tmp/memexcl
+	start_mt -a "$(cpus 1)" -b "$(cpus 3)" -p || return
+	pinned=$mt_pid
+	start_mt /tmp/memexcl -a "$(cpus 1)" -b "$(cpus 3)" || return
+	excl=$mt_pid
+	start_mt -a "$(cpus 1)" -b "$(cpus 3)" || return
+	ctl=$mt_pid
+	echo 'exclude comm memexcl' >$D/scope
+	echo home >$D/policy
+	echo enforce >$D/mode
+	wait_for 20 mask_is $ctl "$(cpus 1)" ||
+		case_errors+=("control job not placed: $(advice_row $ctl)")
+	sleep 1
+	check "pinned job moved: $(allowed $pinned)" mask_is $pinned "$(cpus 3)"
+	check "pinned job's reason: $(advice_row $pinned)" \
+		test "$(advice $pinned reason)" = pinned
+	check "excluded job moved: $(allowed $excl)" mask_is $excl "$(all_cpus)"
+	check "excluded job's reason: $(advice_row $excl)" \
+		test "$(advice $excl reason)" = excluded
+	echo "exclude pid $ctl" >$D/scope
+	wait_for 10 mask_is $ctl "$(all_cpus)" ||
+		case_errors+=("excluded by pid, mask not back: $(allowed $ctl)")
+	stop_mt
+	engine_reset
+}
+
+# The 2014 seed's case: on two groups of four close nodes, two processes
+# each wide enough for half the machine end on one group each.
+case_distance() {
+	local a b g0 g1 moves half=$(($(nproc --all) / 2))
+	[ "$(nodes)" -eq 8 ] || { case_errors+=("needs an 8-node topology"); return; }
+	g0=$(cpus_of_nodes 0 1 2 3)
+	g1=$(cpus_of_nodes 4 5 6 7)
+	engine_setup
+	start_mt -t $half -m 2 || return
+	a=$mt_pid
+	start_mt -t $half -m 2 || return
+	b=$mt_pid
+	echo distance >$D/policy
+	echo enforce >$D/mode
+	wait_for 90 eval '(threads_mask_is $a "$g0" && threads_mask_is $b "$g1") ||
+			  (threads_mask_is $a "$g1" && threads_mask_is $b "$g0")' ||
+		case_errors+=("not one group each: $(allowed $a) / $(allowed $b); $(advice_row $a)")
+	moves=$(status moves)
+	sleep 3
+	check "moved again after settling: moves $moves -> $(status moves)" \
+		test "$(status moves)" -eq "$moves"
+	echo "# distance: $a on $(allowed $a), $b on $(allowed $b)"
+	echo "# distance: $(tr '\n' '|' <$D/nodes)"
+	echo "# distance: $(advice_row $a) $(advice_row $b)"
+	stop_mt
+	engine_reset
+}
+
 # Nothing in the kernel log went wrong at any point.
 case_dmesg_clean() {
 	unload
@@ -395,8 +767,10 @@ case_dmesg_clean() {
 	check "module still loaded" eval '! loaded'
 }
 
+# distance needs 8 nodes: tests/run.sh asks for it on the 8x2 topology.
 ALL=(load tables residency migrations node_busy overhead reset hotplug churn cap
-	refuse_load reload_under_load dmesg_clean)
+	refuse_load reload_under_load settings home classify restore pinned
+	dmesg_clean)
 
 # Keep the test's own shell off the nodes the cases measure.
 taskset -pc "$(cpus 0)" $$ >/dev/null

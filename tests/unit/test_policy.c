@@ -190,6 +190,15 @@ static void compact_sets(void **state)
 	assert_int_equal(na_pick_set(score, dist8, 8, 4, 0x07), 0);
 }
 
+/* every node of the 8-node machine empty: 117% of two CPUs free */
+static void full_rooms(u32 *room)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		room[i] = 2000 * IMB / 100;
+}
+
 static void nodes_needed(void **state)
 {
 	u32 cap[8] = { 2000, 2000, 2000, 2000, 2000, 2000, 2000, 2000 };
@@ -200,6 +209,11 @@ static void nodes_needed(void **state)
 	assert_int_equal(na_nodes_needed(&m, 8000), 4);
 	assert_int_equal(na_nodes_needed(&m, 8001), 5);
 	assert_int_equal(na_nodes_needed(&m, 40000), 8);
+	/* a node may take 117%: 4 x 2340 = 9360 still fits four */
+	m.imb_pct = IMB;
+	assert_int_equal(na_nodes_needed(&m, 8001), 4);
+	assert_int_equal(na_nodes_needed(&m, 9360), 4);
+	assert_int_equal(na_nodes_needed(&m, 9361), 5);
 }
 
 /*
@@ -214,7 +228,7 @@ static void two_half_machine_processes(void **state)
 	u32 spread[8];
 	struct na_machine m = {
 		.nr = 8, .dist = dist8, .cap = cap, .cls = cls, .room = room,
-		.gain_pm = 200, .nearby = true,
+		.imb_pct = IMB, .gain_pm = 200, .nearby = true,
 	};
 	struct na_unit a = { .demand = 8000, .cur = 0xff, .score = spread };
 	struct na_unit b = a;
@@ -234,13 +248,126 @@ static void two_half_machine_processes(void **state)
 	assert_int_equal(b.target, 0xf0);
 	assert_int_equal(b.reason, NA_R_MOVE);
 
+	/*
+	 * Some other load on node 0 (the shell running the test, say): the
+	 * group still holds the process, not one node short of it.
+	 */
+	full_rooms(room);
+	room[0] = 1840;
+	a = (struct na_unit){ .demand = 8000, .cur = 0xff, .score = spread };
+	b = a;
+	na_place_unit(&m, &a, s);
+	na_place_unit(&m, &b, s);
+	assert_int_equal(a.target, 0x0f);
+	assert_int_equal(b.target, 0xf0);
+	/*
+	 * but not with more than half a node's worth there: then the other
+	 * group, not nodes 1-4 across both
+	 */
+	full_rooms(room);
+	room[0] = 999;
+	a = (struct na_unit){ .demand = 8000, .cur = 0xff, .score = spread };
+	na_place_unit(&m, &a, s);
+	assert_int_equal(a.target, 0xf0);
+
+	/*
+	 * Caught on a scattered set (0,3,5,7), with its memory in the other
+	 * group: its scores there beat those of the free group, but it
+	 * still comes together.
+	 */
+	{
+		u32 sb[8] = { 200, 0, 0, 200, 0, 200, 0, 200 };
+
+		full_rooms(room);
+		for (i = 0; i < 4; i++)
+			room[i] = 340;	/* the first group is taken */
+		b = (struct na_unit){ .demand = 8000, .cur = 0xa9, .score = sb };
+		na_place_unit(&m, &b, s);
+		assert_true(b.cur_score > b.target_score);
+		assert_int_equal(b.target, 0xf0);
+		assert_int_equal(b.reason, NA_R_MOVE);
+	}
+
+	/*
+	 * Placed on a group each, with both processes' memory in the first
+	 * group: whichever comes first, neither moves into the other's.
+	 */
+	{
+		u32 sa[8] = { 600, 100, 100, 100, 100, 0, 0, 0 };
+		u32 sb[8] = { 500, 150, 150, 150, 50, 0, 0, 0 };
+		struct na_unit pa = { .demand = 8000, .cur = 0x0f,
+				      .placed = true, .score = sa };
+		struct na_unit pb = { .demand = 8000, .cur = 0xf0,
+				      .placed = true, .score = sb };
+
+		full_rooms(room);
+		na_preclaim(&m, &pa);
+		na_preclaim(&m, &pb);
+		na_place_unit(&m, &pb, s);	/* b first: it wants group 0 */
+		na_place_unit(&m, &pa, s);
+		assert_int_equal(pb.target, 0xf0);
+		assert_int_equal(pa.target, 0x0f);
+		assert_int_equal(pa.reason, NA_R_STAY);
+		/* without the pre-claims b would have taken group 0 */
+		full_rooms(room);
+		pb.placed = false;
+		na_place_unit(&m, &pb, s);
+		assert_int_equal(pb.target, 0x0f);
+	}
+
+	/*
+	 * Placed on three nodes while it looked smaller, now needing four:
+	 * it takes the fourth, though the new node scores nothing yet.
+	 */
+	{
+		u32 sc[8] = { 0, 0, 0, 0, 333, 333, 334, 0 };
+		struct na_unit pc = { .demand = 8000, .cur = 0x70,
+				      .placed = true, .score = sc };
+
+		full_rooms(room);
+		na_place_unit(&m, &pc, s);
+		assert_true(pc.cur_score > pc.target_score);
+		assert_int_equal(pc.target, 0xf0);
+		assert_int_equal(pc.reason, NA_R_MOVE);
+	}
+
+	/*
+	 * Two processes placed interleaved, each across both groups, each
+	 * in the other's way: both are let go, to be placed afresh.
+	 */
+	{
+		u32 s1[8] = { 0, 0, 250, 250, 0, 250, 0, 250 };
+		u32 s2[8] = { 250, 250, 0, 0, 250, 0, 250, 0 };
+		struct na_unit p1 = { .demand = 8000, .cur = 0xac,
+				      .placed = true, .score = s1 };
+		struct na_unit p2 = { .demand = 8000, .cur = 0x53,
+				      .placed = true, .score = s2 };
+
+		full_rooms(room);
+		na_preclaim(&m, &p1);
+		na_preclaim(&m, &p2);
+		na_place_unit(&m, &p1, s);
+		na_place_unit(&m, &p2, s);
+		assert_int_equal(p1.reason, NA_R_SCATTERED);
+		assert_int_equal(p1.target, 0);
+		assert_int_equal(p2.reason, NA_R_SCATTERED);
+		/* unplaced, next round, they come together */
+		full_rooms(room);
+		p1 = (struct na_unit){ .demand = 8000, .cur = 0xac, .score = s1 };
+		p2 = (struct na_unit){ .demand = 8000, .cur = 0x53, .score = s2 };
+		na_place_unit(&m, &p1, s);
+		na_place_unit(&m, &p2, s);
+		assert_int_equal(na_set_distance(p1.target, dist8, 8), 96);
+		assert_int_equal(na_set_distance(p2.target, dist8, 8), 96);
+		assert_int_equal(p1.target ^ p2.target, 0xff);
+	}
+
 	/* Next round, placed: each stays where its threads now run. */
 	{
 		u32 sa[8] = { 250, 250, 250, 250, 0, 0, 0, 0 };
 		u32 sb[8] = { 0, 0, 0, 0, 250, 250, 250, 250 };
 
-		for (i = 0; i < 8; i++)
-			room[i] = 2000 * IMB / 100;
+		full_rooms(room);
 		a = (struct na_unit){ .demand = 8000, .cur = 0x0f, .score = sa };
 		b = (struct na_unit){ .demand = 8000, .cur = 0xf0, .score = sb };
 		na_place_unit(&m, &b, s);
@@ -334,6 +461,17 @@ static void home_respects_classes_and_room(void **state)
 	na_place_unit(&m, &u, s);
 	assert_int_equal(u.target, 0x1);
 	assert_int_equal(u.reason, NA_R_NO_DATA);
+
+	m.min_demand = 50;	/* too little load to be worth placing */
+	u.demand = 49;
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.reason, NA_R_NO_DATA);
+
+	room[2] = 2340;		/* a node without CPUs takes nothing */
+	cap[2] = 0;
+	u.demand = 1000;
+	na_place_unit(&m, &u, s);
+	assert_int_equal(u.target, 0x1);
 }
 
 int main(void)
