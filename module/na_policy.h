@@ -280,15 +280,30 @@ struct na_unit {
 static inline int na_nodes_needed(const struct na_machine *m, u32 demand)
 {
 	u64 total = 0;
-	int i, k;
+	int i, k, nr = 0;
 
-	for (i = 0; i < m->nr; i++)
+	/* Nodes without CPUs (memory only, or all offline) run nothing. */
+	for (i = 0; i < m->nr; i++) {
 		total += m->cap[i];
+		nr += m->cap[i] > 0;
+	}
 	total = total * (m->imb_pct ? m->imb_pct : 100) / 100;
 	if (!total)
 		return 1;
-	k = (int)(((u64)demand * m->nr + total - 1) / total);
-	return k < 1 ? 1 : k > m->nr ? m->nr : k;
+	k = (int)(((u64)demand * nr + total - 1) / total);
+	return k < 1 ? 1 : k > nr ? nr : k;
+}
+
+/* na_cpu_nodes - the nodes that have CPUs */
+static inline u64 na_cpu_nodes(const struct na_machine *m)
+{
+	u64 set = 0;
+	int i;
+
+	for (i = 0; i < m->nr; i++)
+		if (m->cap[i])
+			set |= 1ULL << i;
+	return set;
 }
 
 static inline int na_popcount(u64 set)
@@ -308,9 +323,13 @@ static inline u32 na_min_set_distance(const struct na_machine *m,
 	int seed;
 
 	for (seed = 0; seed < m->nr; seed++) {
-		u64 set = na_grow_set(s, m->dist, m->nr, k, all, seed);
-		u32 d = na_set_distance(set, m->dist, m->nr);
+		u64 set;
+		u32 d;
 
+		if (!(all >> seed & 1))
+			continue;
+		set = na_grow_set(s, m->dist, m->nr, k, all, seed);
+		d = na_set_distance(set, m->dist, m->nr);
 		if (set && d < best)
 			best = d;
 	}
@@ -426,7 +445,7 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		u->reason = NA_R_NO_DATA;
 		return;
 	}
-	if (k == m->nr) {
+	if (k == na_popcount(na_cpu_nodes(m))) {
 		u->target = all;
 		u->target_score = na_mean_score(s, all, m->nr);
 		u->reason = NA_R_WIDE;
@@ -499,7 +518,7 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 	if (u->placed && k > 1 && u->target == u->cur &&
 	    na_popcount(u->cur) == k &&
 	    na_set_distance(u->cur, m->dist, m->nr) >
-	    na_min_set_distance(m, s, k, all)) {
+	    na_min_set_distance(m, s, k, na_cpu_nodes(m))) {
 		u->reason = NA_R_SCATTERED;
 		na_claim(m, u->cur, each);
 		u->target = 0;

@@ -227,10 +227,11 @@ struct na_task {
 	char comm[TASK_COMM_LEN];
 	unsigned int pflags;	/* task->flags at the last refresh */
 	int nr_cpus_allowed;	/* and how many CPUs it was allowed */
-	u64 inherit;		/* nodes its placed parent was narrowed to */
+	u64 inherit[2];		/* its placed parent's nodes, see na_probe_fork */
 	u64 born;		/* local_clock() when this owner got the slot */
 	u64 last_out;		/* local_clock() of the last charge */
 	u64 wait_since;		/* switched out still runnable; 0: not */
+	int wait_cpu;		/* and where */
 	u64 migrations;
 	u64 xnode_migrations;
 	u64 wait_ns;		/* runnable, waiting for a CPU */
@@ -310,8 +311,9 @@ static inline u64 na_since(u64 last)
  * The placement engine's record of one slot's task, in na_recs (same
  * index as the slot).  The engine thread writes it under na_engine_lock.
  *
- * The fork probe reads @key and @last_nodes, lock-free: the engine writes
- * those two inside write_seqcount_begin/end on @seq with preemption off,
+ * The fork probe reads @key, @born, @last_nodes and @prev_nodes, lock-free:
+ * the engine writes those inside write_seqcount_begin/end on @seq with
+ * preemption off,
  * so a reader on another CPU waits a few instructions at most, and none
  * runs on this CPU meanwhile.  The `tasks` reader takes @home and @mem
  * with READ_ONCE() after checking @key, and may show a value a round old.
@@ -319,8 +321,11 @@ static inline u64 na_since(u64 last)
 struct na_rec {
 	seqcount_t seq;
 	unsigned long key;	/* the slot owner described; 0: none */
-	u64 last_nodes;		/* nodes last narrowed to; kept after restore */
 	u64 born;		/* the owner's na_task.born: key + born = one task */
+	u64 last_nodes;		/* nodes last narrowed to, published before the */
+	u64 prev_nodes;		/* mask changes, and those before: see na_place */
+	u32 gen;		/* na_gen its counters were last read in */
+	u8 last_age;		/* rounds since its mask was put back */
 	pid_t pid;
 	pid_t tgid;
 	int home;		/* most recent-weighted residency */
@@ -446,7 +451,9 @@ static struct na_task *na_slot_init(u32 s, struct task_struct *p, u32 gen,
 	t->born = now;
 	t->last_out = now;
 	t->wait_since = 0;
-	t->inherit = 0;
+	t->wait_cpu = -1;
+	t->inherit[0] = 0;
+	t->inherit[1] = 0;
 	na_task_refresh(t, p);
 	na_task_zero(t, gen);
 	write_seqcount_end(&t->seq);
@@ -597,6 +604,7 @@ static void na_probe_switch(void *data, bool preempt, struct task_struct *prev,
 			t->last_out = now;
 			/* Still runnable: it waits from now (runnable pressure). */
 			t->wait_since = preempt || !prev_state ? now : 0;
+			t->wait_cpu = smp_processor_id();
 			na_task_refresh(t, prev);
 			write_seqcount_end(&t->seq);
 		}
@@ -615,7 +623,14 @@ static void na_probe_switch(void *data, bool preempt, struct task_struct *prev,
 			if (unlikely(t->gen != gen))
 				na_task_zero(t, gen);
 			if (now > since) {
-				pc->s.wait_ns += now - since;
+				/*
+				 * The node it waited on is pressed, not the one
+				 * that took it: a task pulled across nodes is
+				 * charged to itself only.
+				 */
+				if (t->wait_cpu >= 0 &&
+				    cpu_to_node(t->wait_cpu) == pc->node)
+					pc->s.wait_ns += now - since;
 				t->wait_ns += now - since;
 			}
 			t->wait_since = 0;
@@ -685,16 +700,19 @@ static void na_probe_free(void *data, struct task_struct *p)
  * sched_process_fork fires in the parent, before the child can run, with
  * interrupts on.  A child copies its parent's CPU mask: if we narrowed the
  * parent, the child carries our mask too, so it is marked for the engine
- * to adopt (and restore).  Its slot is made now, as its first event.
+ * to adopt (and restore).  Its slot is made now, as its first event.  Both
+ * the parent's current and previous placements are passed on: a fork that
+ * races a move copies one or the other.
  */
 static void na_probe_fork(void *data, struct task_struct *parent,
 			  struct task_struct *child)
 {
+	u64 nodes[2] = { 0, 0 };
 	unsigned long flags;
 	struct na_ient *e;
 	struct na_cpu *pc;
-	u64 nodes = 0, t0;
 	u32 gen;
+	u64 t0;
 
 	local_irq_save(flags);
 	t0 = local_clock();
@@ -705,25 +723,37 @@ static void na_probe_fork(void *data, struct task_struct *parent,
 		u32 s = READ_ONCE(e->slot);
 
 		if (s != NA_SLOT_NONE) {
+			/* The parent's own slot: only its own events write it. */
+			const struct na_task *pt = na_slot(s);
 			struct na_rec *r = na_rec(s);
-			unsigned int seq;
 			unsigned long key;
+			unsigned int seq;
+			u64 born;
 
 			do {
 				seq = read_seqcount_begin(&r->seq);
 				key = r->key;
-				nodes = r->last_nodes;
+				born = r->born;
+				nodes[0] = r->last_nodes;
+				nodes[1] = r->prev_nodes;
 			} while (read_seqcount_retry(&r->seq, seq));
-			if (key != (unsigned long)parent)
-				nodes = 0;
+			/*
+			 * A parent the engine has not seen yet may carry a
+			 * mask it inherited itself: pass that on.
+			 */
+			if (key != (unsigned long)parent || born != pt->born) {
+				nodes[0] = pt->inherit[0];
+				nodes[1] = pt->inherit[1];
+			}
 		}
 	}
-	if (nodes) {
+	if (nodes[0] || nodes[1]) {
 		struct na_task *t = na_task_get(pc, child, gen, t0);
 
 		if (t) {
 			write_seqcount_begin(&t->seq);
-			t->inherit = nodes;
+			t->inherit[0] = nodes[0];
+			t->inherit[1] = nodes[1];
 			write_seqcount_end(&t->seq);
 		} else {
 			atomic_long_inc(&na_nr_lost_inherit);
@@ -1131,6 +1161,7 @@ static struct na_node *na_nodes;	/* nr_node_ids */
 static u8 *na_dist;			/* nr_node_ids^2 SLIT distances */
 static u64 na_last_round;
 static u64 na_rounds;
+static u32 na_nodes_gen;		/* na_gen of the node totals */
 
 /* A unit being placed, and which records (na_order[first..]) it holds. */
 struct na_work_unit {
@@ -1193,7 +1224,8 @@ static struct task_struct *na_get_task(const struct na_rec *r)
 	struct task_struct *p;
 
 	rcu_read_lock();
-	p = pid_task(find_vpid(r->pid), PIDTYPE_PID);
+	/* Our pids are global ones: not the caller's namespace's. */
+	p = pid_task(find_pid_ns(r->pid, &init_pid_ns), PIDTYPE_PID);
 	if (p && (unsigned long)p == r->key)
 		get_task_struct(p);
 	else
@@ -1274,15 +1306,26 @@ static bool na_in_scope(const struct na_rec *r, const struct na_task *t)
 
 /* ---- records ---- */
 
-/* na_rec_set_key - the two fields the fork probe reads, see struct na_rec */
-static void na_rec_set_key(struct na_rec *r, unsigned long key, u64 nodes)
+/* na_rec_publish - the fields the fork probe reads, see struct na_rec */
+static void na_rec_publish(struct na_rec *r, unsigned long key, u64 born,
+			   u64 last, u64 prev)
 {
 	preempt_disable();
 	write_seqcount_begin(&r->seq);
 	r->key = key;
-	r->last_nodes = nodes;
+	r->born = born;
+	r->last_nodes = last;
+	r->prev_nodes = prev;
 	write_seqcount_end(&r->seq);
 	preempt_enable();
+}
+
+/* na_rec_narrowing - tell the fork probe @nodes is @r's mask from now */
+static void na_rec_narrowing(struct na_rec *r, u64 nodes)
+{
+	if (nodes != r->last_nodes)
+		na_rec_publish(r, r->key, r->born, nodes, r->last_nodes);
+	r->last_age = 0;
 }
 
 /* na_nodes_cpumask - the online CPUs of @nodes */
@@ -1298,21 +1341,28 @@ static void na_nodes_cpumask(u64 nodes, struct cpumask *mask)
 }
 
 /*
- * na_adopt - @r's task was forked by a task we had narrowed to @nodes; if
- * it still carries that mask, the mask is ours to put back.
+ * na_adopt - @r's task was forked by a task we had narrowed, to one of
+ * @nodes (now and before); if it still carries that mask, the mask is ours
+ * to put back.  Its own children are then passed the same.
  */
-static void na_adopt(struct na_rec *r, u64 nodes, u64 now)
+static void na_adopt(struct na_rec *r, const u64 *nodes, u64 now)
 {
 	struct task_struct *p = na_get_task(r);
+	int i;
 
 	if (!p)
 		return;
-	na_nodes_cpumask(nodes, na_mask_tmp);
-	if (cpumask_equal(p->cpus_ptr, na_mask_tmp)) {
-		cpumask_copy(na_rec_mask(r), p->cpus_ptr);
-		r->placed = nodes;
+	for (i = 0; i < 2; i++) {
+		if (!nodes[i])
+			continue;
+		na_nodes_cpumask(nodes[i], na_mask_tmp);
+		if (!cpumask_equal(&p->cpus_mask, na_mask_tmp))
+			continue;
+		cpumask_copy(na_rec_mask(r), &p->cpus_mask);
+		r->placed = nodes[i];
 		r->moved_at = now;
-		na_rec_set_key(r, r->key, nodes);
+		na_rec_narrowing(r, nodes[i]);
+		break;
 	}
 	put_task_struct(p);
 }
@@ -1322,8 +1372,9 @@ static void na_rec_start(u32 s, const struct na_task *t, u64 now)
 {
 	struct na_rec *r = na_rec(s);
 
-	na_rec_set_key(r, t->key, 0);
-	WRITE_ONCE(r->born, t->born);
+	na_rec_publish(r, t->key, t->born, 0, 0);
+	r->gen = READ_ONCE(na_gen);
+	r->last_age = 0;
 	r->pid = t->pid;
 	r->tgid = t->tgid;
 	WRITE_ONCE(r->home, -1);
@@ -1346,15 +1397,28 @@ static void na_rec_start(u32 s, const struct na_task *t, u64 now)
 	memcpy(na_rec_weight(r), t->node_ns, nr_node_ids * sizeof(u64));
 	memset(na_rec_mem(r), 0, nr_node_ids * sizeof(u16));
 	set_bit(s, na_rec_map);
-	if (t->inherit)
+	if (t->inherit[0] || t->inherit[1])
 		na_adopt(r, t->inherit, now);
 }
 
 /* na_rec_forget - the task is gone: nothing of it is left to restore */
 static void na_rec_forget(u32 s)
 {
-	na_rec_set_key(na_rec(s), 0, 0);
+	na_rec_publish(na_rec(s), 0, 0, 0, 0);
 	clear_bit(s, na_rec_map);
+}
+
+/*
+ * na_delta - how much a counter grew since @prev.  After a reset it
+ * counts from zero; otherwise a smaller value (the run in progress was
+ * added last time, and a CPU went offline before charging it) is no
+ * growth, not a wrap.
+ */
+static u64 na_delta(u64 val, u64 prev, bool reset)
+{
+	if (reset)
+		return val;
+	return val > prev ? val - prev : 0;
 }
 
 /* na_rate - @ns of time in @dt, as milli-CPUs */
@@ -1384,10 +1448,9 @@ static enum na_skip na_skip_of(const struct na_rec *r, const struct na_task *t)
  * or a busy process would be judged small while they did.
  */
 static void na_rec_rates(struct na_rec *r, const struct na_task *t, u64 ran,
-			 u64 dt)
+			 u64 dt, bool reset)
 {
-	u64 waited = t->wait_ns >= r->prev_wait ? t->wait_ns - r->prev_wait :
-						  t->wait_ns;
+	u64 waited = na_delta(t->wait_ns, r->prev_wait, reset);
 	u32 util = na_rate(ran, dt);
 	/*
 	 * Its demand, as the kernel's runnable_avg: waiting counts too, or
@@ -1408,13 +1471,15 @@ static void na_rec_rates(struct na_rec *r, const struct na_task *t, u64 ran,
 
 /*
  * na_rec_update - fold slot @s's counters since the last round into its
- * record: load, decayed residency, home node and current node
+ * record: load, decayed residency, home node and current node.  @gen is
+ * na_gen as the round began.
  */
-static void na_rec_update(u32 s, u64 now, u64 dt)
+static void na_rec_update(u32 s, u64 now, u64 dt, u32 gen)
 {
 	struct na_task *t = na_round_it.snap;
 	struct na_rec *r = na_rec(s);
 	u64 *prev, *w, sum = 0, best = 0, total = 0;
+	bool reset;
 	int n;
 
 	if (!na_task_read(s, t))
@@ -1422,14 +1487,14 @@ static void na_rec_update(u32 s, u64 now, u64 dt)
 	na_task_add_run(&na_round_it, t);
 	if (r->key != t->key || r->born != t->born)
 		na_rec_start(s, t, now);
+	reset = r->gen != gen;
+	r->gen = gen;
 
 	prev = na_rec_prev(r);
 	w = na_rec_weight(r);
 	r->cur = -1;
 	for (n = 0; n < nr_node_ids; n++) {
-		/* Less than last time: a reset zeroed it since. */
-		u64 d = t->node_ns[n] >= prev[n] ? t->node_ns[n] - prev[n] :
-						   t->node_ns[n];
+		u64 d = na_delta(t->node_ns[n], prev[n], reset);
 
 		prev[n] = t->node_ns[n];
 		w[n] = w[n] - (w[n] >> NA_DECAY_SHIFT) + d;
@@ -1440,7 +1505,7 @@ static void na_rec_update(u32 s, u64 now, u64 dt)
 			r->cur = n;
 		}
 	}
-	na_rec_rates(r, t, sum, dt);
+	na_rec_rates(r, t, sum, dt, reset);
 	WRITE_ONCE(r->home, total ? na_argmax(w, nr_node_ids, r->home) : -1);
 	if (r->cur < 0)
 		r->cur = r->home;
@@ -1449,6 +1514,13 @@ static void na_rec_update(u32 s, u64 now, u64 dt)
 	r->skip = na_skip_of(r, t);
 	if (r->mem_age < NA_MEM_EVERY)
 		r->mem_age++;
+	/*
+	 * Children forked while its mask was being put back still get the
+	 * nodes passed on for two rounds; then its mask is no longer ours
+	 * to recognise in them.
+	 */
+	if (!r->placed && r->last_nodes && ++r->last_age > 2)
+		na_rec_publish(r, r->key, r->born, 0, 0);
 }
 
 /* ---- memory node: sampled pages ---- */
@@ -1602,12 +1674,14 @@ static void na_cpu_totals(int cpu, u64 now, u64 *busy, u64 *idle, u64 *wait)
 }
 
 /* na_nodes_update - decayed load and class of every node, @dt ns on */
-static void na_nodes_update(u64 now, u64 dt)
+static void na_nodes_update(u64 now, u64 dt, u32 gen)
 {
 	u32 imb = READ_ONCE(na_imbalance_pct.val);
 	u32 margin = READ_ONCE(na_margin_pm.val);
+	bool reset = na_nodes_gen != gen;
 	int n, cpu;
 
+	na_nodes_gen = gen;
 	for (n = 0; n < nr_node_ids; n++) {
 		struct na_node *nd = &na_nodes[n];
 		u64 busy = 0, idle = 0, wait = 0, db, dw;
@@ -1619,9 +1693,8 @@ static void na_nodes_update(u64 now, u64 dt)
 			na_cpu_totals(cpu, now, &busy, &idle, &wait);
 			cpus += cpu_online(cpu);
 		}
-		/* Less than last time: a reset zeroed them since. */
-		db = busy >= nd->busy ? busy - nd->busy : busy;
-		dw = wait >= nd->wait ? wait - nd->wait : wait;
+		db = na_delta(busy, nd->busy, reset);
+		dw = na_delta(wait, nd->wait, reset);
 		nd->busy = busy;
 		nd->wait = wait;
 		nd->cap = cpus * 1000;
@@ -1652,8 +1725,12 @@ static void na_place(struct na_rec *r, u64 nodes, u64 now)
 
 	if (!p)
 		return;
+	/*
+	 * cpus_mask, not cpus_ptr: a task in a migrate_disable() section
+	 * shows a one-CPU cpus_ptr for a while.
+	 */
 	if (r->placed) {
-		if (!cpumask_equal(p->cpus_ptr, na_rec_mask(r))) {
+		if (!cpumask_equal(&p->cpus_mask, na_rec_mask(r))) {
 			r->placed = 0;
 			na_stats.overridden++;
 			goto put;
@@ -1661,20 +1738,23 @@ static void na_place(struct na_rec *r, u64 nodes, u64 now)
 		if (r->placed == nodes)
 			goto put;
 	} else if ((p->flags & (PF_KTHREAD | PF_NO_SETAFFINITY | PF_EXITING)) ||
-		   !cpumask_subset(cpu_possible_mask, p->cpus_ptr)) {
+		   p->policy == SCHED_DEADLINE ||
+		   !cpumask_subset(cpu_possible_mask, &p->cpus_mask)) {
+		/* Deadline tasks: their admission control is per root domain. */
 		goto put;
 	}
 	na_nodes_cpumask(nodes, na_mask_tmp);
 	if (cpumask_empty(na_mask_tmp))
 		goto put;
+	/* Before the mask changes: a child forked meanwhile gets either. */
+	na_rec_narrowing(r, nodes);
 	if (set_cpus_allowed_ptr(p, na_mask_tmp)) {
 		na_stats.apply_errors++;
 		goto put;
 	}
-	cpumask_copy(na_rec_mask(r), p->cpus_ptr);
+	cpumask_copy(na_rec_mask(r), &p->cpus_mask);
 	r->placed = nodes;
 	r->moved_at = now;
-	na_rec_set_key(r, r->key, nodes);
 	na_stats.moves++;
 put:
 	put_task_struct(p);
@@ -1689,7 +1769,7 @@ static void na_restore(struct na_rec *r)
 	struct task_struct *p = na_get_task(r);
 
 	if (p) {
-		if (!cpumask_equal(p->cpus_ptr, na_rec_mask(r)))
+		if (!cpumask_equal(&p->cpus_mask, na_rec_mask(r)))
 			na_stats.overridden++;
 		else if (set_cpus_allowed_ptr(p, cpu_possible_mask))
 			na_stats.apply_errors++;
@@ -1698,19 +1778,17 @@ static void na_restore(struct na_rec *r)
 		put_task_struct(p);
 	}
 	r->placed = 0;
+	r->last_age = 0;
 }
 
-/* na_records_refresh - bring every record up to date with its slot */
-static void na_records_refresh(u64 now, u64 dt)
+/* na_records_forget - drop the records of tasks gone since */
+static void na_records_forget(void)
 {
+	struct na_task *t = na_round_it.snap;
 	unsigned long s;
 
-	na_tasks_snapshot(&na_round_it);
-	for_each_set_bit(s, na_slot_map, max_tasks)
-		na_rec_update(s, now, dt);
 	for_each_set_bit(s, na_rec_map, max_tasks) {
 		struct na_rec *r = na_rec(s);
-		struct na_task *t = na_round_it.snap;
 
 		if (!na_task_read(s, t) || t->key != r->key || t->born != r->born)
 			na_rec_forget(s);
@@ -1719,15 +1797,24 @@ static void na_records_refresh(u64 now, u64 dt)
 
 /*
  * na_restore_all - put back every mask we narrowed, also those children
- * of placed tasks inherited that the engine had not seen yet
+ * of placed tasks inherited that the engine had not seen yet.  Only the
+ * records' identities are brought up to date, not their loads: that is
+ * the rounds' job, over whole intervals.
  */
 static void na_restore_all(void)
 {
+	struct na_task *t = na_round_it.snap;
 	u64 now = local_clock();
 	unsigned long s;
 
-	na_records_refresh(now, max(now - na_last_round, 1ULL));
-	na_last_round = now;
+	for_each_set_bit(s, na_slot_map, max_tasks) {
+		struct na_rec *r = na_rec(s);
+
+		if (na_task_read(s, t) &&
+		    (r->key != t->key || r->born != t->born))
+			na_rec_start(s, t, now);
+	}
+	na_records_forget();
 	for_each_set_bit(s, na_rec_map, max_tasks)
 		if (na_rec(s)->placed)
 			na_restore(na_rec(s));
@@ -1903,12 +1990,20 @@ static void na_units_apply(u32 nu, u64 now)
 		for (k = 0; k < na_units[i].n; k++) {
 			struct na_rec *r = na_rec(na_order[na_units[i].first + k]);
 
-			if ((u->reason == NA_R_MOVE || u->reason == NA_R_STAY) &&
-			    u->target && u->target != all)
-				na_place(r, u->target, now);
-			else if ((u->reason == NA_R_WIDE ||
-				  u->reason == NA_R_SCATTERED) && r->placed)
-				na_restore(r);
+			switch (u->reason) {
+			case NA_R_NO_DATA:
+			case NA_R_HOLD:
+				break;
+			case NA_R_WIDE:
+			case NA_R_SCATTERED:
+				if (r->placed)
+					na_restore(r);
+				break;
+			default:
+				/* Where it belongs, or the best it can have. */
+				if (u->target && u->target != all)
+					na_place(r, u->target, now);
+			}
 		}
 	}
 }
@@ -1916,6 +2011,7 @@ static void na_units_apply(u32 nu, u64 now)
 static void na_round(void)
 {
 	int policy = READ_ONCE(na_policy);
+	u32 gen = READ_ONCE(na_gen);
 	u64 now = local_clock(), dt = now - na_last_round;
 	struct na_machine m;
 	unsigned long s;
@@ -1924,8 +2020,11 @@ static void na_round(void)
 	if (!dt)
 		return;
 	na_rounds++;
-	na_nodes_update(now, dt);
-	na_records_refresh(now, dt);
+	na_nodes_update(now, dt, gen);
+	na_tasks_snapshot(&na_round_it);
+	for_each_set_bit(s, na_slot_map, max_tasks)
+		na_rec_update(s, now, dt, gen);
+	na_records_forget();
 	na_last_round = now;
 
 	for_each_set_bit(s, na_rec_map, max_tasks) {
@@ -1993,6 +2092,13 @@ static int na_engine_fn(void *unused)
  */
 static int na_set_choice(int *setting, int val)
 {
+	if (setting == &na_policy && val != NA_POLICY_NONE &&
+	    nr_node_ids > NA_MAX_NODES) {
+		if (!na_live)
+			pr_err("placement handles up to %d nodes, not %u\n",
+			       NA_MAX_NODES, nr_node_ids);
+		return -EOPNOTSUPP;
+	}
 	mutex_lock(&na_engine_lock);
 	WRITE_ONCE(*setting, val);
 	if (na_engine) {
@@ -2032,8 +2138,9 @@ static int na_nodes_show(struct seq_file *m, void *v)
 			   switches);
 		/* Per-mille of the node's capacity, decayed, as classified. */
 		if (nd->cap)
-			seq_printf(m, " %u %u %s\n", nd->util * 1000 / nd->cap,
-				   nd->runnable * 1000 / nd->cap,
+			seq_printf(m, " %llu %llu %s\n",
+				   div_u64((u64)nd->util * 1000, nd->cap),
+				   div_u64((u64)nd->runnable * 1000, nd->cap),
 				   na_class_names[nd->cls]);
 		else
 			seq_puts(m, " - - -\n");
@@ -2250,7 +2357,9 @@ static int na_scope_parse(char *buf, struct na_rule *rule)
 		strscpy(rule->str, buf, sizeof(rule->str));
 		break;
 	case NA_RULE_CGROUP:
-		if (buf[0] != '/' || strscpy(rule->str, buf, sizeof(rule->str)) < 0)
+		/* "/" or a path without a trailing "/", as cgroup_path_ns() gives */
+		if (buf[0] != '/' || (buf[1] && buf[strlen(buf) - 1] == '/') ||
+		    strscpy(rule->str, buf, sizeof(rule->str)) < 0)
 			return -EINVAL;
 		break;
 	}
@@ -2695,6 +2804,7 @@ static int __init na_init(void)
 
 stop_engine:
 	na_engine_stop();
+	na_engine_restore();
 remove_cpuhp:
 	cpuhp_remove_state_nocalls(na_hp_state);
 unregister_tracepoints:
@@ -2712,6 +2822,11 @@ static void __exit na_exit(void)
 	/* Readers first: removal waits for any file operation in progress. */
 	debugfs_remove_recursive(na_dir);
 	na_engine_stop();
+	/*
+	 * Masks back while the fork probe still marks the children of placed
+	 * tasks, then once more for those forked meanwhile.
+	 */
+	na_engine_restore();
 	cpuhp_remove_state_nocalls(na_hp_state);
 	na_tp_unregister(ARRAY_SIZE(na_tps));
 	na_engine_restore();

@@ -3,12 +3,15 @@
 #
 # demo-guest.sh - the demo's guest half (run by tests/guest/boot.sh)
 #
-# Loads numa_advise, runs a mixed workload for a few seconds and prints the
-# module's tables:
+# Part 1 loads numa_advise, runs a mixed workload for a few seconds and
+# prints the module's tables:
 #   pinned-n1   a CPU burner pinned to node 1 all along
 #   moved-n2-n3 a CPU burner on node 2, moved to node 3 half-way
 #   stress-ng   two CPU workers the scheduler places freely
 #   hackbench   message passing between many short runs (context switches)
+# Part 2 is a placement session: two jobs each wide enough for half the
+# machine, the `distance` policy, advice, enforcement, and the masks put
+# back at unload.
 set -euo pipefail
 B=${1:?usage: demo-guest.sh BUILD_DIR}
 D=/sys/kernel/debug/numa_advise
@@ -42,14 +45,16 @@ awk 'NR == 1 || $3 ~ /^(pinned-n1|moved-n2-n3|stress-ng.*)$/ ||
      ($3 == "hackbench" && hb++ < 3)' /tmp/tasks | column -t
 echo
 echo "== the same as % of each task's runtime per node"
-awk 'NR == 1 { for (i = 5; i <= NF - 2; i++) { n[i] = $i; sub(/_ns$/, "", n[i]) }
+awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^node[0-9]+_ns$/) {
+			n[++k] = i; h[k] = $i; sub(/_ns$/, "", h[k]) }
+		     else if ($i == "xnode_migrations") x = i
 	       printf "%-8s %-14s", "pid", "comm"
-	       for (i = 5; i <= NF - 2; i++) printf " %7s", n[i]
+	       for (j = 1; j <= k; j++) printf " %7s", h[j]
 	       printf " %9s %6s\n", "runtime_s", "xnode"; next }
      $3 ~ /^(pinned-n1|moved-n2-n3|stress-ng.*)$/ && $4 > 0 {
 	       printf "%-8s %-14s", $1, $3
-	       for (i = 5; i <= NF - 2; i++) printf " %7.1f", 100 * $i / $4
-	       printf " %9.2f %6d\n", $4 / 1e9, $NF }' /tmp/tasks
+	       for (j = 1; j <= k; j++) printf " %7.1f", 100 * $n[j] / $4
+	       printf " %9.2f %6d\n", $4 / 1e9, $x }' /tmp/tasks
 echo
 echo "== $D/nodes"
 column -t $D/nodes
@@ -61,6 +66,46 @@ echo "== $D/status"
 column -t $D/status
 kill "$p1" "$p2" "$hb"
 wait 2>/dev/null || true
-rmmod numa_advise
+
+# --- part 2: placement ---------------------------------------------------------
+# Shown as a session: each command as typed at a root prompt, then what it
+# printed.
+run() {
+	echo "# $*"
+	eval "$@"
+}
+masks() { # the CPU masks of every thread of each job, one line per job
+	local p
+	for p in "$job1" "$job2"; do
+		echo "job $p: $(cat /proc/"$p"/task/*/status |
+			awk '/^Cpus_allowed_list/ { print $2 }' | sort | uniq -c |
+			awk '{ printf "%s%d threads on CPUs %s", s, $1, $2; s = ", " }')"
+	done
+}
+half=$(($(nproc --all) / 2))
+echo 0 >/proc/sys/kernel/numa_balancing
+cp "$B/memtouch" /tmp/job
+/tmp/job -t "$half" -m 8 >/dev/null &
+job1=$!
+/tmp/job -t "$half" -m 8 >/dev/null &
+job2=$!
+sleep 2
+echo
+echo "== placement: two jobs of $half busy threads each, half the machine"
+echo "   each; interval_ms=250, the other settings at their defaults"
+run echo 250 \> /sys/module/numa_advise/parameters/interval_ms
+run masks
+run echo distance \> $D/policy
+sleep 2
+run "awk 'NR == 1 || \$3 == \"job\"' $D/advice | column -t"
+run echo enforce \> $D/mode
+sleep 3
+run "awk 'NR == 1 || (\$3 == \"job\" && \$1 == \$2)' $D/advice | column -t"
+run masks
+run "grep -E '^(policy|mode|placed|moves|restores|refused)' $D/status | column -t"
+run rmmod numa_advise
+run masks
+kill "$job1" "$job2"
+wait 2>/dev/null || true
 echo
 echo "== unloaded; $(dmesg | grep -cE 'WARNING:|BUG:|Oops') kernel warnings"

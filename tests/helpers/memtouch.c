@@ -9,8 +9,9 @@
  * given; then, unless -p (stay pinned, as a user's taskset would leave
  * it), widens its mask to every CPU, as a job nobody pinned, and
  * THREADS threads (default 1) update the memory at random until killed.
- * With -f, after SECONDS the main thread forks a child that sleeps (with
- * the main thread's CPU mask, as children have), and prints "child PID".  CPUS is a list like 2-3 or 0,4-5.  Prints "ready" once
+ * With -f, after SECONDS the main thread forks a child that forks a
+ * grandchild, both sleeping (with the main thread's CPU mask, as children
+ * have), and prints "child PID" and "grandchild PID".  CPUS is a list like 2-3 or 0,4-5.  Prints "ready" once
  * placed.
  */
 #define _GNU_SOURCE
@@ -61,12 +62,22 @@ static void set_cpus(const cpu_set_t *set)
 
 static time_t fork_at;	/* when the main thread forks; 0: never */
 
-/* fork_sleeper - the child inherits this thread's CPU mask */
+/*
+ * fork_sleeper - a child that at once forks a grandchild, both sleeping;
+ * both inherit this thread's CPU mask, the grandchild before anyone could
+ * have looked at the child
+ */
 static void fork_sleeper(void)
 {
 	pid_t child = fork();
 
 	if (child == 0) {
+		pid_t grandchild = fork();
+
+		if (grandchild > 0) {
+			printf("grandchild %d\n", grandchild);
+			fflush(stdout);
+		}
 		for (;;)
 			pause();
 	}

@@ -214,6 +214,11 @@ static void nodes_needed(void **state)
 	assert_int_equal(na_nodes_needed(&m, 8001), 4);
 	assert_int_equal(na_nodes_needed(&m, 9360), 4);
 	assert_int_equal(na_nodes_needed(&m, 9361), 5);
+	/* a node without CPUs neither counts nor is counted on */
+	cap[7] = 0;
+	assert_int_equal(na_nodes_needed(&m, 9360), 4);
+	assert_int_equal(na_nodes_needed(&m, 40000), 7);
+	assert_int_equal(na_cpu_nodes(&m), 0x7f);
 }
 
 /*
