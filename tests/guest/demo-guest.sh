@@ -95,6 +95,7 @@ echo "== placement: two jobs of $half busy threads each, half the machine"
 echo "   each; interval_ms=250, the other settings at their defaults"
 run echo 250 \> /sys/module/numa_advise/parameters/interval_ms
 run masks
+run echo include comm job \> $D/scope
 run echo distance \> $D/policy
 sleep 2
 run "awk 'NR == 1 || \$3 == \"job\"' $D/advice | column -t"
