@@ -705,11 +705,11 @@ case_restore() {
 	load
 }
 
-# A task its user pinned with taskset, and one whose comm is excluded, are
-# never moved, while an identical job beside them is; a task excluded by
-# pid once placed gets its mask back.
+# A task its user pinned with taskset, one whose comm is excluded and one in
+# an excluded cgroup are never moved, while an identical job beside them
+# is; a task excluded by pid once placed gets its mask back.
 case_pinned() {
-	local pinned excl ctl
+	local pinned excl ctl cg cgdir=/sys/fs/cgroup/na-excluded
 	engine_setup
 	cp "$B/memtouch" /tmp/memexcl
 	start_mt -a "$(cpus 1)" -b "$(cpus 3)" -p || return
@@ -717,8 +717,16 @@ case_pinned() {
 	start_mt /tmp/memexcl -a "$(cpus 1)" -b "$(cpus 3)" || return
 	excl=$mt_pid
 	start_mt -a "$(cpus 1)" -b "$(cpus 3)" || return
+	cg=$mt_pid
+	[ -e /sys/fs/cgroup/cgroup.procs ] ||
+		mount -t cgroup2 none /sys/fs/cgroup ||
+		case_errors+=("cannot mount cgroup2")
+	mkdir -p $cgdir && echo $cg >$cgdir/cgroup.procs ||
+		case_errors+=("cannot move $cg into $cgdir")
+	start_mt -a "$(cpus 1)" -b "$(cpus 3)" || return
 	ctl=$mt_pid
 	echo 'exclude comm memexcl' >$D/scope
+	echo 'exclude cgroup /na-excluded' >$D/scope
 	echo home >$D/policy
 	echo enforce >$D/mode
 	wait_for 20 mask_is $ctl "$(cpus 1)" ||
@@ -730,10 +738,15 @@ case_pinned() {
 	check "excluded job moved: $(allowed $excl)" mask_is $excl "$(all_cpus)"
 	check "excluded job's reason: $(advice_row $excl)" \
 		test "$(advice $excl reason)" = excluded
+	check "job in an excluded cgroup moved: $(allowed $cg)" \
+		mask_is $cg "$(all_cpus)"
+	check "cgroup-excluded job's reason: $(advice_row $cg)" \
+		test "$(advice $cg reason)" = excluded
 	echo "exclude pid $ctl" >$D/scope
 	wait_for 10 mask_is $ctl "$(all_cpus)" ||
 		case_errors+=("excluded by pid, mask not back: $(allowed $ctl)")
 	stop_mt
+	rmdir $cgdir
 	engine_reset
 }
 
