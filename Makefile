@@ -6,14 +6,18 @@
 #                the module, run a mixed workload, show its tables
 #   make check   every test: unit, module builds (W=1), guests on each kernel
 #   make module  build the module against KDIR (default: the running kernel)
+#   make tool    build tools/numa-advise-ctl
 #
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 
-all: module
+all: module tool
 
 module:
 	$(MAKE) -C module KDIR=$(KDIR)
+
+tool:
+	$(MAKE) -C tools
 
 deps:
 	scripts/install-deps.sh
@@ -26,6 +30,7 @@ demo: deps
 
 clean:
 	$(MAKE) -C module KDIR=$(KDIR) clean 2>/dev/null || true
+	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module deps check demo clean
+.PHONY: all module tool deps check demo clean

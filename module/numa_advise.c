@@ -51,6 +51,9 @@
 #include "na_policy.h"
 #include "na_version.h"
 
+#define CREATE_TRACE_POINTS
+#include "na_trace.h"
+
 /* ------------------------------------------------------------------ */
 /* Parameters                                                          */
 
@@ -328,6 +331,7 @@ struct na_rec {
 	u8 last_age;		/* rounds since its mask was put back */
 	pid_t pid;
 	pid_t tgid;
+	char comm[TASK_COMM_LEN];
 	int home;		/* most recent-weighted residency */
 	int mem;		/* where its process's sampled pages are; -1 */
 	int cur;		/* node it ran on most in the last round */
@@ -341,6 +345,7 @@ struct na_rec {
 	u64 placed;		/* nodes its mask is narrowed to now; 0: none */
 	u64 moved_at;		/* local_clock() of the last narrowing */
 	u64 target;		/* the advice */
+	u64 prev_target;	/* and last round's */
 	u32 cur_score;
 	u32 target_score;
 	/* then, at na_rec_off: u64 prev_ns[], u64 weight[], u16 mem_pm[], cpumask */
@@ -1362,6 +1367,8 @@ static void na_adopt(struct na_rec *r, const u64 *nodes, u64 now)
 		r->placed = nodes[i];
 		r->moved_at = now;
 		na_rec_narrowing(r, nodes[i]);
+		trace_numa_advise_place(r->pid, r->tgid, r->comm, 0, nodes[i],
+					"adopted");
 		break;
 	}
 	put_task_struct(p);
@@ -1377,6 +1384,8 @@ static void na_rec_start(u32 s, const struct na_task *t, u64 now)
 	r->last_age = 0;
 	r->pid = t->pid;
 	r->tgid = t->tgid;
+	memcpy(r->comm, t->comm, TASK_COMM_LEN);
+	r->comm[TASK_COMM_LEN - 1] = '\0';
 	WRITE_ONCE(r->home, -1);
 	WRITE_ONCE(r->mem, -1);
 	r->cur = -1;
@@ -1511,6 +1520,8 @@ static void na_rec_update(u32 s, u64 now, u64 dt, u32 gen)
 		r->cur = r->home;
 	r->pid = t->pid;
 	r->tgid = t->tgid;
+	memcpy(r->comm, t->comm, TASK_COMM_LEN);
+	r->comm[TASK_COMM_LEN - 1] = '\0';
 	r->skip = na_skip_of(r, t);
 	if (r->mem_age < NA_MEM_EVERY)
 		r->mem_age++;
@@ -1679,6 +1690,7 @@ static void na_nodes_update(u64 now, u64 dt, u32 gen)
 	u32 imb = READ_ONCE(na_imbalance_pct.val);
 	u32 margin = READ_ONCE(na_margin_pm.val);
 	bool reset = na_nodes_gen != gen;
+	enum na_class cls;
 	int n, cpu;
 
 	na_nodes_gen = gen;
@@ -1701,9 +1713,15 @@ static void na_nodes_update(u64 now, u64 dt, u32 gen)
 		nd->util = na_decay(nd->util, na_rate(db, dt), NA_DECAY_SHIFT);
 		nd->runnable = na_decay(nd->runnable, na_rate(db + dw, dt),
 					NA_DECAY_SHIFT);
-		nd->cls = nd->cap ? na_classify(nd->cls, nd->cap, nd->util,
-						nd->runnable, imb, margin) :
-				    NA_NR_CLASSES;
+		cls = nd->cap ? na_classify(nd->cls, nd->cap, nd->util,
+					    nd->runnable, imb, margin) :
+				NA_NR_CLASSES;
+		if (cls != nd->cls && nd->cap)
+			trace_numa_advise_node_class(n, na_class_names[nd->cls],
+				na_class_names[cls],
+				div_u64((u64)nd->util * 1000, nd->cap),
+				div_u64((u64)nd->runnable * 1000, nd->cap));
+		nd->cls = cls;
 	}
 }
 
@@ -1753,6 +1771,8 @@ static void na_place(struct na_rec *r, u64 nodes, u64 now)
 		goto put;
 	}
 	cpumask_copy(na_rec_mask(r), &p->cpus_mask);
+	trace_numa_advise_place(r->pid, r->tgid, r->comm, r->placed, nodes,
+				na_reason_names[r->reason]);
 	r->placed = nodes;
 	r->moved_at = now;
 	na_stats.moves++;
@@ -1769,12 +1789,15 @@ static void na_restore(struct na_rec *r)
 	struct task_struct *p = na_get_task(r);
 
 	if (p) {
-		if (!cpumask_equal(&p->cpus_mask, na_rec_mask(r)))
+		if (!cpumask_equal(&p->cpus_mask, na_rec_mask(r))) {
 			na_stats.overridden++;
-		else if (set_cpus_allowed_ptr(p, cpu_possible_mask))
+		} else if (set_cpus_allowed_ptr(p, cpu_possible_mask)) {
 			na_stats.apply_errors++;
-		else
+		} else {
 			na_stats.restores++;
+			trace_numa_advise_place(r->pid, r->tgid, r->comm,
+						r->placed, 0, "restored");
+		}
 		put_task_struct(p);
 	}
 	r->placed = 0;
@@ -2030,6 +2053,7 @@ static void na_round(void)
 	for_each_set_bit(s, na_rec_map, max_tasks) {
 		struct na_rec *r = na_rec(s);
 
+		r->prev_target = r->target;
 		r->target = 0;
 		r->reason = NA_R_NO_DATA;
 	}
@@ -2055,6 +2079,10 @@ static void na_round(void)
 			r->reason = wu->u.reason;
 			r->cur_score = wu->u.cur_score;
 			r->target_score = wu->u.target_score;
+			if (r->target != r->prev_target && r->target)
+				trace_numa_advise_advice(r->pid, r->tgid,
+					r->comm, r->prev_target, r->target,
+					na_reason_names[r->reason]);
 		}
 	}
 

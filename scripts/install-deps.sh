@@ -16,6 +16,8 @@ pkgs=(
 	numactl stress-ng rt-tests procps util-linux
 	# unit tests, and checkpatch.pl (shipped in the kernel source)
 	libcmocka-dev linux-source-6.1
+	# numa-advise-ctl: its trace command streams the module's events
+	libtracefs-dev libtraceevent-dev
 )
 
 missing=()

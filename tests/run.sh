@@ -57,7 +57,7 @@ if want unit; then
 	if ! make -s -C tests/unit O="$B/unit" all >"$B/unit/build.log" 2>&1; then
 		fail "host unit-build: $(grep -m1 -i error "$B/unit/build.log")"
 	else
-		for t in test_hist test_index test_policy; do
+		for t in test_hist test_index test_policy test_ctl; do
 			tally < <(CMOCKA_MESSAGE_OUTPUT=TAP "$B/unit/$t" 2>&1 |
 				sed -n -e "s/^ok [0-9]* - \(.*\)/PASS host unit\/${t#test_}.\1/p" \
 				       -e "s/^not ok [0-9]* - \(.*\)/FAIL host unit\/${t#test_}.\1/p")
@@ -85,6 +85,11 @@ fi
 if want build || want guest || want topo8; then
 	make -s -C tests/helpers O="$B" >"$B/helpers.log" 2>&1 ||
 		fail "host helpers-build: $(grep -m1 -i error "$B/helpers.log")"
+	if make -s -C tools O="$B" >"$B/tool.log" 2>&1; then
+		want build && pass "host numa-advise-ctl-build"
+	else
+		fail "host numa-advise-ctl-build: $(grep -m1 -iE 'error|needs' "$B/tool.log")"
+	fi
 	for k in "${kvers[@]}"; do
 		if ! build_module "$k" numa_advise; then
 			fail "$k module-build: $(grep -m1 -i error "$B/numa_advise-$k/build.log")"
@@ -96,6 +101,27 @@ if want build || want guest || want topo8; then
 		build_module "$k" numa_advise-missing-tp -DNA_TEST_MISSING_TP ||
 			fail "$k module-build: test variant without a tracepoint"
 	done
+fi
+
+# make install honours DESTDIR and PREFIX; what it installs works there: the
+# tool runs, the man page formats without a warning, the completion completes.
+if want build; then
+	dest=$B/destdir
+	rm -rf "$dest"
+	if ! make -s -C tools O="$B" install DESTDIR="$dest" PREFIX=/usr >"$B/install.log" 2>&1; then
+		fail "host tool-install: $(head -n 1 "$B/install.log")"
+	elif [ "$("$dest/usr/sbin/numa-advise-ctl" --version)" != "numa-advise-ctl $(sed -n 's/.*NA_VERSION "\(.*\)"/\1/p' module/na_version.h)" ]; then
+		fail "host tool-install: --version says '$("$dest/usr/sbin/numa-advise-ctl" --version)'"
+	elif [ -n "$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$dest/usr/share/man/man8/numa-advise-ctl.8" 2>&1 >/dev/null)" ]; then
+		fail "host tool-install: man page: $(man --warnings -l "$dest/usr/share/man/man8/numa-advise-ctl.8" 2>&1 >/dev/null | head -n 1)"
+	elif [ "$(bash -c 'source "$1"; COMP_WORDS=(numa-advise-ctl policy d); COMP_CWORD=2; _numa_advise_ctl; echo "${COMPREPLY[*]}"' _ "$dest/usr/share/bash-completion/completions/numa-advise-ctl")" != distance ]; then
+		fail "host tool-install: bash completion of 'policy d'"
+	elif ! make -s -C tools uninstall DESTDIR="$dest" PREFIX=/usr ||
+		[ -n "$(find "$dest" -type f)" ]; then
+		fail "host tool-install: uninstall left $(find "$dest" -type f | head -n 1)"
+	else
+		pass "host tool-install"
+	fi
 fi
 
 # --- guests: the integration suite per kernel, the 8-node layout once ---------
@@ -116,6 +142,8 @@ if want topo8; then
 	for k in "${kvers[@]}"; do
 		runs+=("$k 8x1 load distance dmesg_clean")
 	done
+	# and the tool on a machine with a single node
+	runs+=("${kvers[-1]} 1x2 load ctl_one_node dmesg_clean")
 fi
 
 guest_log() { echo "$B/guest-$1-$2.log"; }

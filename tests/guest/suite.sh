@@ -4,8 +4,9 @@
 # suite.sh - integration tests, run INSIDE a guest by tests/guest/boot.sh
 #
 # usage: suite.sh BUILD_DIR [CASE...]
-#   BUILD_DIR holds numa_advise-$NA_KVER.ko, numa_advise-missing-tp-$NA_KVER.ko
-#   and the helpers (spin, churn, na-write); CASE names which cases to run
+#   BUILD_DIR holds numa_advise-$NA_KVER.ko, numa_advise-missing-tp-$NA_KVER.ko,
+#   the helpers (spin, churn, na-write, memtouch) and numa-advise-ctl; CASE
+#   names which cases to run
 #   (default: all, in order).
 #
 # Prints one line per case, "PASS <kernel>/<topology> <case>" or
@@ -778,6 +779,158 @@ case_distance() {
 	engine_reset
 }
 
+# --- numa-advise-ctl ----------------------------------------------------------
+
+CTL=$B/numa-advise-ctl
+# ctl_rc ARGS... - the tool's exit status, its output in /tmp/ctl.out/.err
+ctl_rc() {
+	"$CTL" "$@" >/tmp/ctl.out 2>/tmp/ctl.err
+	echo $?
+}
+# pyjson EXPR FILE - evaluate EXPR on the JSON in FILE (as j)
+pyjson() { python3 -c "import json, sys; j = json.load(open('$2')); print($1)"; }
+
+# Every command against the live module; --json read back and checked
+# against debugfs; bad names refused with their list and exit 2; a trace
+# catches a placement and leaves no instance behind; errors when the
+# module is absent or the caller not root.
+case_ctl() {
+	local rc mt tr inst n
+	unload || return
+	rc=$(ctl_rc status)
+	check "status without the module: rc $rc, $(cat /tmp/ctl.out)" \
+		test "$rc" = 4 -a "$(cat /tmp/ctl.out)" = "loaded: no"
+	rc=$(ctl_rc policy home)
+	check "policy without the module: rc $rc: $(cat /tmp/ctl.err)" \
+		eval 'test "$rc" = 4 && grep -q "not loaded" /tmp/ctl.err'
+	load || return
+	rc=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$CTL" status 2>/tmp/ctl.err >/dev/null; echo $?)
+	check "status as nobody: rc $rc: $(cat /tmp/ctl.err)" \
+		eval 'test "$rc" = 3 && grep -q root /tmp/ctl.err'
+
+	rc=$(ctl_rc status --json)
+	check "status --json rc $rc" test "$rc" = 0
+	for k in version max_tasks policy mode nodes; do
+		check "status --json $k: $(pyjson "j['$k']" /tmp/ctl.out) vs $(status $k)" \
+			test "$(pyjson "j['$k']" /tmp/ctl.out)" = "$(status $k)"
+	done
+	check "status --json: no overhead rows" \
+		test "$(pyjson "len(j['overhead'])" /tmp/ctl.out)" -ge 3
+
+	rc=$(ctl_rc policy bogus)
+	check "policy bogus: rc $rc: $(cat /tmp/ctl.err)" \
+		eval 'test "$rc" = 2 && grep -q "none, home, distance" /tmp/ctl.err'
+	rc=$(ctl_rc mode sometimes)
+	check "mode sometimes: rc $rc" test "$rc" = 2
+	rc=$(ctl_rc set interval_ms 5)
+	check "set interval_ms 5: rc $rc" test "$rc" = 2
+	rc=$(ctl_rc set nosuch 5)
+	check "set nosuch: rc $rc: $(cat /tmp/ctl.err)" \
+		eval 'test "$rc" = 2 && grep -q interval_ms /tmp/ctl.err'
+	check "refused settings changed something: $(status policy) $(status mode) $(status interval_ms)" \
+		test "$(status policy)/$(status mode)/$(status interval_ms)" = none/advise/1000
+	"$CTL" set interval_ms 200 && "$CTL" set min_move_ms 1000
+	check "set interval_ms 200: $(status interval_ms)" test "$(status interval_ms)" = 200
+	"$CTL" scope exclude comm sshd
+	check "scope rule: $(cat $D/scope)" test "$(cat $D/scope)" = "exclude comm sshd"
+	check "scope show: $("$CTL" scope)" test "$("$CTL" scope)" = "exclude comm sshd"
+	"$CTL" scope clear
+	rc=$(ctl_rc scope include user 3)
+	check "scope include user: rc $rc" test "$rc" = 2
+
+	rc=$(ctl_rc nodes --json)
+	check "nodes --json rc $rc" test "$rc" = 0
+	check "nodes --json has $(pyjson 'len(j)' /tmp/ctl.out) nodes, want $(nodes)" \
+		test "$(pyjson 'len(j)' /tmp/ctl.out)" = "$(nodes)"
+	for ((n = 0; n < $(nodes); n++)); do
+		check "nodes --json node $n cpus" \
+			test "$(pyjson "j[$n]['cpus']" /tmp/ctl.out)" = "$(cpus $n)"
+		check "nodes --json node $n distances" \
+			test "$(pyjson "' '.join(map(str, j[$n]['distance']))" /tmp/ctl.out)" = \
+			"$(cat /sys/devices/system/node/node$n/distance)"
+	done
+
+	echo 0 >/proc/sys/kernel/numa_balancing
+	start_mt -a "$(cpus 1)" -b "$(cpus 3)" || return
+	mt=$mt_pid
+	"$CTL" trace --duration 60 >/tmp/trace.out 2>/tmp/trace.err &
+	tr=$!
+	wait_for 30 eval 'ls /sys/kernel/tracing/instances | grep -q numa_advise_ctl' ||
+		case_errors+=("trace made no instance: $(cat /tmp/trace.err)")
+	inst=$(ls /sys/kernel/tracing/instances | grep numa_advise_ctl)
+	"$CTL" policy home
+	wait_for 15 eval 'test "$(advice $mt target)" = 1' ||
+		case_errors+=("no advice: $(advice_row $mt)")
+	rc=$(ctl_rc advice --comm memtouch --json)
+	check "advice --json target: $(pyjson "j[0]['target']" /tmp/ctl.out) vs $(advice $mt target)" \
+		test "$(pyjson "[r['target'] for r in j if r['pid'] == $mt][0]" /tmp/ctl.out)" = 1
+	rc=$(ctl_rc tasks --comm memtouch --json)
+	check "tasks --json: mem $(pyjson "j[0]['mem']" /tmp/ctl.out) (numa_maps), want 1" \
+		test "$(pyjson "j[0]['mem']" /tmp/ctl.out)" = 1
+	check "tasks --json: percentages add to $(pyjson "round(sum(j[0]['percent']))" /tmp/ctl.out)" \
+		test "$(pyjson "round(sum(j[0]['percent']))" /tmp/ctl.out)" = 100
+	check "tasks --json: runtime vs debugfs" \
+		test "$(pyjson "j[0]['runtime_ns'] > 0" /tmp/ctl.out)" = True
+	"$CTL" mode enforce
+	wait_for 15 mask_is $mt "$(cpus 1)" ||
+		case_errors+=("not placed: $(advice_row $mt)")
+	sleep 1
+	kill -INT $tr
+	wait $tr
+	rc=$?
+	check "trace rc $rc after SIGINT: $(cat /tmp/trace.err)" test "$rc" = 0
+	check "trace saw no placement of $mt: $(head -5 /tmp/trace.out | tr '\n' '|')" \
+		grep -q "^[0-9.]* place pid=$mt .* to=1 " /tmp/trace.out
+	check "trace saw no advice for $mt" grep -q "^[0-9.]* advice pid=$mt " /tmp/trace.out
+	check "tracefs instance $inst left behind" \
+		test ! -e "/sys/kernel/tracing/instances/$inst"
+	# SIGTERM ends it just as cleanly
+	"$CTL" trace >/dev/null 2>&1 &
+	tr=$!
+	wait_for 30 eval 'ls /sys/kernel/tracing/instances | grep -q numa_advise_ctl'
+	kill -TERM $tr
+	wait $tr
+	rc=$?
+	check "trace rc $rc after SIGTERM" test "$rc" = 0
+	check "instance left after SIGTERM: $(ls /sys/kernel/tracing/instances)" \
+		test -z "$(ls /sys/kernel/tracing/instances)"
+
+	rc=$(ctl_rc stats --prometheus)
+	check "stats --prometheus rc $rc" test "$rc" = 0
+	check "prometheus: tracked" grep -q '^numa_advise_tracked_tasks [0-9]' /tmp/ctl.out
+	check "prometheus: $(grep -c '^numa_advise_node_busy_seconds_total' /tmp/ctl.out) node rows" \
+		test "$(grep -c '^numa_advise_node_busy_seconds_total{node=' /tmp/ctl.out)" = "$(nodes)"
+	check "prometheus: placed" grep -q '^numa_advise_placed_tasks [1-9]' /tmp/ctl.out
+	rc=$(ctl_rc top --iterations 1)
+	check "top rc $rc" eval 'test "$rc" = 0 && grep -q memtouch /tmp/ctl.out'
+	rc=$(ctl_rc status)
+	check "status: $(grep -E '^(policy|mode)' /tmp/ctl.out | tr '\n' ' ')" \
+		eval 'grep -q "^policy: home" /tmp/ctl.out && grep -q "^cost sched_switch" /tmp/ctl.out'
+
+	# apply: the advice once, from user space, in advise mode
+	"$CTL" mode advise
+	check "advise mode kept the mask: $(allowed $mt)" mask_is $mt "$(all_cpus)"
+	sleep 1	# a round in advise mode
+	rc=$(ctl_rc apply --comm memtouch)
+	check "apply rc $rc: $(cat /tmp/ctl.out /tmp/ctl.err)" test "$rc" = 0
+	check "apply: mask $(allowed $mt), want $(cpus 1)" mask_is $mt "$(cpus 1)"
+	stop_mt
+	engine_reset
+}
+
+# On one node: the tables still come, with a word that there is one node.
+case_ctl_one_node() {
+	local rc
+	rc=$(ctl_rc tasks)
+	check "tasks rc $rc: $(head -2 /tmp/ctl.out)" \
+		eval 'test "$rc" = 0 && grep -q "one NUMA node" /tmp/ctl.out && grep -q "^[0-9]" /tmp/ctl.out'
+	rc=$(ctl_rc nodes)
+	check "nodes rc $rc: $(cat /tmp/ctl.out)" \
+		eval 'test "$rc" = 0 && grep -q "one NUMA node" /tmp/ctl.out && grep -q "^0 " /tmp/ctl.out'
+	rc=$(ctl_rc advice)
+	check "advice rc $rc" test "$rc" = 0
+}
+
 # Nothing in the kernel log went wrong at any point.
 case_dmesg_clean() {
 	unload
@@ -789,7 +942,7 @@ case_dmesg_clean() {
 
 # distance needs 8 nodes: tests/run.sh asks for it on the 8x2 topology.
 ALL=(load tables residency migrations node_busy overhead reset hotplug churn cap
-	refuse_load reload_under_load settings home classify restore pinned
+	refuse_load reload_under_load settings home classify restore pinned ctl
 	dmesg_clean)
 
 # Keep the test's own shell off the nodes the cases measure.
