@@ -25,6 +25,7 @@
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define DEBUGFS_MAGIC_	0x64626720
+#define TRACEFS_MAGIC_	0x74726163
 #define PARAMS		"/sys/module/numa_advise/parameters"
 #define NODES		"/sys/devices/system/node"
 
@@ -104,16 +105,31 @@ static int fail(int code, const char *fmt, ...)
 	return code;
 }
 
-/* check_access - root, debugfs and the module: the usual things missing */
-static int check_access(void)
+static bool is_fs(const char *path, long magic)
 {
 	struct statfs st;
 
+	return !statfs(path, &st) && st.f_type == magic;
+}
+
+/* check_loaded - root, and the module there */
+static int check_loaded(void)
+{
 	if (geteuid() != 0)
 		return fail(NACTL_NOT_ROOT, "must be run as root (the module's files are root-only)");
 	if (access("/sys/module/numa_advise", F_OK))
 		return fail(NACTL_NOT_LOADED, "module numa_advise is not loaded (modprobe numa_advise)");
-	if (statfs(DEBUGFS, &st) || st.f_type != DEBUGFS_MAGIC_)
+	return 0;
+}
+
+/* check_access - root, the module and debugfs: the usual things missing */
+static int check_access(void)
+{
+	int ret = check_loaded();
+
+	if (ret)
+		return ret;
+	if (!is_fs(DEBUGFS, DEBUGFS_MAGIC_))
 		return fail(NACTL_NO_DEBUGFS, "debugfs is not mounted on " DEBUGFS
 			    " (mount -t debugfs none " DEBUGFS ")");
 	if (access(opts->debugfs, F_OK))
@@ -869,11 +885,13 @@ static int cmd_trace(void)
 	struct tep_handle *tep;
 	struct timespec t0, now;
 	char name[64];
-	int ret = check_access();
+	int ret = check_loaded();	/* tracefs, not debugfs */
 
 	if (ret)
 		return ret;
-	if (!tracefs_tracing_dir())
+	/* libtracefs would mount it; a tool should not, behind one's back */
+	if (!is_fs("/sys/kernel/tracing", TRACEFS_MAGIC_) &&
+	    !is_fs(DEBUGFS "/tracing", TRACEFS_MAGIC_))
 		return fail(NACTL_NO_TRACEFS, "tracefs is not mounted (mount -t tracefs none /sys/kernel/tracing)");
 	tep = tracefs_local_events_system(NULL, systems);
 	if (!tep || !tep_find_event_by_name(tep, "numa_advise", "numa_advise_place"))

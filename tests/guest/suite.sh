@@ -754,7 +754,7 @@ case_pinned() {
 # The 2014 seed's case: on two groups of four close nodes, two processes
 # each wide enough for half the machine end on one group each.
 case_distance() {
-	local a b g0 g1 moves half=$(($(nproc --all) / 2))
+	local a b g0 g1 moves rc half=$(($(nproc --all) / 2))
 	[ "$(nodes)" -eq 8 ] || { case_errors+=("needs an 8-node topology"); return; }
 	g0=$(cpus_of_nodes 0 1 2 3)
 	g1=$(cpus_of_nodes 4 5 6 7)
@@ -772,6 +772,10 @@ case_distance() {
 	sleep 3
 	check "moved again after settling: moves $moves -> $(status moves)" \
 		test "$(status moves)" -eq "$moves"
+	# and the tool sees them there, on eight nodes
+	rc=$(ctl_rc tasks --process --comm memtouch --json)
+	check "tasks --process on 8 nodes: rc $rc, $(pyjson 'len(j)' /tmp/ctl.out) rows, $(pyjson 'len(j[0]["percent"])' /tmp/ctl.out) nodes" \
+		test "$rc/$(pyjson 'len(j)' /tmp/ctl.out)/$(pyjson 'len(j[0]["percent"])' /tmp/ctl.out)" = 0/2/8
 	echo "# distance: $a on $(allowed $a), $b on $(allowed $b)"
 	echo "# distance: $(tr '\n' '|' <$D/nodes)"
 	echo "# distance: $(advice_row $a) $(advice_row $b)"
@@ -807,6 +811,14 @@ case_ctl() {
 	rc=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$CTL" status 2>/tmp/ctl.err >/dev/null; echo $?)
 	check "status as nobody: rc $rc: $(cat /tmp/ctl.err)" \
 		eval 'test "$rc" = 3 && grep -q root /tmp/ctl.err'
+
+	rc=$(unshare -m sh -c "umount -l /sys/kernel/debug && $CTL advice" 2>/tmp/ctl.err >/dev/null; echo $?)
+	check "advice without debugfs: rc $rc: $(cat /tmp/ctl.err)" \
+		eval 'test "$rc" = 5 && grep -q "debugfs is not mounted" /tmp/ctl.err'
+	# (debugfs too: tracefs is automounted in it)
+	rc=$(timeout 60 unshare -m sh -c "umount -l /sys/kernel/tracing; umount -l /sys/kernel/debug; $CTL trace --duration 5" 2>/tmp/ctl.err >/dev/null; echo $?)
+	check "trace without tracefs: rc $rc: $(cat /tmp/ctl.err)" \
+		eval 'test "$rc" = 6 && grep -q "tracefs is not mounted" /tmp/ctl.err'
 
 	rc=$(ctl_rc status --json)
 	check "status --json rc $rc" test "$rc" = 0
