@@ -264,6 +264,7 @@ struct na_unit {
 	u64 cur;		/* nodes it runs on now, or was placed on */
 	bool placed;		/* @cur is where it was placed: na_preclaim() */
 	bool hold;		/* moved too recently: stays on @cur */
+	bool may_let_go;	/* not let go (NA_R_SCATTERED) lately */
 	const u32 *score;	/* per node, per-mille */
 	/* out */
 	u64 target;
@@ -510,12 +511,23 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		u->reason = NA_R_NO_ROOM;
 	}
 	/*
+	 * Not placed, and where it runs is not a set of the size it needs:
+	 * staying there is no place to pin it to.
+	 */
+	if (!u->placed && u->reason != NA_R_MOVE && na_popcount(u->cur) != k) {
+		na_claim(m, u->cur, na_share(u, u->cur));
+		u->target = 0;
+		return;
+	}
+	/*
 	 * Placed far apart (it grew after it was placed, say) and hemmed in
 	 * by others: let it go, so that next round it is placed afresh with
 	 * those that are not placed, instead of staying scattered for good.
-	 * Its load stays claimed where it runs for this round.
+	 * Its load stays claimed where it runs for this round.  Not again for
+	 * a while (@may_let_go): if afresh is no better, it stays scattered
+	 * rather than ping-pong.
 	 */
-	if (u->placed && k > 1 && u->target == u->cur &&
+	if (u->placed && u->may_let_go && k > 1 && u->target == u->cur &&
 	    na_popcount(u->cur) == k &&
 	    na_set_distance(u->cur, m->dist, m->nr) >
 	    na_min_set_distance(m, s, k, na_cpu_nodes(m))) {

@@ -344,6 +344,7 @@ struct na_rec {
 	u8 reason;		/* enum na_reason of its last advice */
 	u64 placed;		/* nodes its mask is narrowed to now; 0: none */
 	u64 moved_at;		/* local_clock() of the last narrowing */
+	u64 let_go_at;		/* and of the last NA_R_SCATTERED */
 	u64 target;		/* the advice */
 	u64 prev_target;	/* and last round's */
 	u32 cur_score;
@@ -1398,6 +1399,7 @@ static void na_rec_start(u32 s, const struct na_task *t, u64 now)
 	r->reason = NA_R_NO_DATA;
 	r->placed = 0;
 	r->moved_at = 0;
+	r->let_go_at = 0;
 	r->target = 0;
 	r->cur_score = 0;
 	r->target_score = 0;
@@ -1890,6 +1892,7 @@ static void na_unit_fill(struct na_work_unit *wu, u32 *score, u64 now)
 	wu->u.cur = 0;
 	wu->u.placed = true;
 	wu->u.hold = false;
+	wu->u.may_let_go = true;
 	for (i = 0; i < wu->n; i++) {
 		struct na_rec *r = na_rec(na_order[wu->first + i]);
 		u64 *w = na_rec_weight(r), sum = 0, tw = max(r->util, 1U);
@@ -1904,6 +1907,10 @@ static void na_unit_fill(struct na_work_unit *wu, u32 *score, u64 now)
 		fresh |= r->fresh;
 		if (r->placed && now - r->moved_at < (u64)hold_ms * NSEC_PER_MSEC)
 			wu->u.hold = true;
+		/* at most once in ten holds, and ten seconds */
+		if (r->let_go_at && now - r->let_go_at <
+		    max(10ULL * hold_ms, 10000ULL) * NSEC_PER_MSEC)
+			wu->u.may_let_go = false;
 		for (n = 0; n < nr_node_ids; n++)
 			sum += w[n];
 		if (!sum)
@@ -2077,6 +2084,8 @@ static void na_round(void)
 
 			r->target = wu->u.target;
 			r->reason = wu->u.reason;
+			if (r->reason == NA_R_SCATTERED)
+				r->let_go_at = now;
 			r->cur_score = wu->u.cur_score;
 			r->target_score = wu->u.target_score;
 			if (r->target != r->prev_target && r->target)

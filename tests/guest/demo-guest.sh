@@ -90,20 +90,22 @@ job1=$!
 /tmp/job -t "$half" -m 8 >/dev/null &
 job2=$!
 sleep 2
+PATH=$B:$PATH	# numa-advise-ctl, as installed
 echo
 echo "== placement: two jobs of $half busy threads each, half the machine"
-echo "   each; interval_ms=250, the other settings at their defaults"
-run echo 250 \> /sys/module/numa_advise/parameters/interval_ms
+echo "   each, driven with numa-advise-ctl"
+run numa-advise-ctl set interval_ms 250
 run masks
-run echo include comm job \> $D/scope
-run echo distance \> $D/policy
+run numa-advise-ctl scope include comm job
+run numa-advise-ctl policy distance
 sleep 2
-run "awk 'NR == 1 || \$3 == \"job\"' $D/advice | column -t"
-run echo enforce \> $D/mode
+run numa-advise-ctl advice --comm job
+run numa-advise-ctl mode enforce
 sleep 3
-run "awk 'NR == 1 || (\$3 == \"job\" && \$1 == \$2)' $D/advice | column -t"
+run numa-advise-ctl advice --comm job
+run numa-advise-ctl tasks --process --comm job
 run masks
-run "grep -E '^(policy|mode|placed|moves|restores|refused)' $D/status | column -t"
+run "numa-advise-ctl status | grep -E '^(policy|mode|placed|moves|restores|refused)'"
 run rmmod numa_advise
 run masks
 kill "$job1" "$job2"

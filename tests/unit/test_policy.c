@@ -344,9 +344,11 @@ static void two_half_machine_processes(void **state)
 		u32 s1[8] = { 0, 0, 250, 250, 0, 250, 0, 250 };
 		u32 s2[8] = { 250, 250, 0, 0, 250, 0, 250, 0 };
 		struct na_unit p1 = { .demand = 8000, .cur = 0xac,
-				      .placed = true, .score = s1 };
+				      .placed = true, .may_let_go = true,
+				      .score = s1 };
 		struct na_unit p2 = { .demand = 8000, .cur = 0x53,
-				      .placed = true, .score = s2 };
+				      .placed = true, .may_let_go = true,
+				      .score = s2 };
 
 		full_rooms(room);
 		na_preclaim(&m, &p1);
@@ -356,6 +358,14 @@ static void two_half_machine_processes(void **state)
 		assert_int_equal(p1.reason, NA_R_SCATTERED);
 		assert_int_equal(p1.target, 0);
 		assert_int_equal(p2.reason, NA_R_SCATTERED);
+		/* let go lately: it stays, rather than ping-pong */
+		full_rooms(room);
+		p1.target = 0;
+		p1.may_let_go = false;
+		na_preclaim(&m, &p2);
+		na_place_unit(&m, &p1, s);
+		assert_int_equal(p1.target, 0xac);
+		assert_true(p1.reason != NA_R_SCATTERED);
 		/* unplaced, next round, they come together */
 		full_rooms(room);
 		p1 = (struct na_unit){ .demand = 8000, .cur = 0xac, .score = s1 };
@@ -365,6 +375,26 @@ static void two_half_machine_processes(void **state)
 		assert_int_equal(na_set_distance(p1.target, dist8, 8), 96);
 		assert_int_equal(na_set_distance(p2.target, dist8, 8), 96);
 		assert_int_equal(p1.target ^ p2.target, 0xff);
+	}
+
+	/*
+	 * Not placed, running on three nodes, needing two, and no room for
+	 * two together: nothing to pin it to (not the three it is on).
+	 */
+	{
+		u32 sd[8] = { 300, 0, 400, 300, 0, 0, 0, 0 };
+		struct na_unit pd = { .demand = 4000, .cur = 0x0d, .score = sd };
+
+		full_rooms(room);
+		for (i = 0; i < 8; i++)
+			if (!(0x0d >> i & 1))
+				room[i] = 0;
+		room[2] = 1500;	/* 0, 2 and 3 have room for half a share... */
+		room[0] = 1000;
+		room[3] = 1000;	/* ...but no two of them for all of it */
+		na_place_unit(&m, &pd, s);
+		assert_int_equal(pd.target, 0);
+		assert_int_equal(pd.reason, NA_R_NO_ROOM);
 	}
 
 	/* Next round, placed: each stays where its threads now run. */
