@@ -112,7 +112,7 @@ NA_UINT_PARAM(min_move_ms, 5000, 0, 3600000, 0644,
 	      "Milliseconds a placed task stays before it is moved again");
 NA_UINT_PARAM(gain_pm, 200, 0, 10000, 0644,
 	      "Per-mille a new placement must score above the current one to move");
-NA_UINT_PARAM(margin_pm, 50, 0, 500, 0644,
+NA_UINT_PARAM(margin_pm, 100, 0, 500, 0644,
 	      "Per-mille of a node's capacity its load must clear to change class");
 NA_UINT_PARAM(imbalance_pct, 117, 100, 200, 0644,
 	      "Percent of capacity that marks a node fully busy or overloaded");
@@ -1122,7 +1122,7 @@ static struct task_struct *na_engine;	/* NULL while not running */
 #define NA_DECAY_SHIFT		2	/* averages move 1/4 a round */
 #define NA_MIN_DEMAND		50	/* milli-CPUs worth placing */
 #define NA_MEM_SAMPLES		64	/* resident pages sampled per process */
-#define NA_MEM_PROBES		512	/* addresses looked at for them, at most */
+#define NA_MEM_PROBES		256	/* addresses looked at for them, at most */
 #define NA_MEM_EVERY		4	/* rounds between two samplings */
 #define NA_MEM_MIN_PAGES	8	/* fewer resident: no memory node */
 
@@ -1634,10 +1634,11 @@ static void na_mem_update(u32 first, u32 n)
 
 	for (i = 0; i < n; i++) {
 		r = na_rec(na_order[first + i]);
-		busy |= r->util;
+		busy += r->util;
 		due |= r->mem_age >= NA_MEM_EVERY;
 	}
-	if (!busy || !due)
+	/* Only processes busy enough to be placed: sampling costs. */
+	if (busy < NA_MIN_DEMAND || !due)
 		return;
 	p = na_get_task(r0);
 	if (!p)

@@ -3,17 +3,20 @@
 #
 # demo-guest.sh - the demo's guest half (run by tests/guest/boot.sh)
 #
-# Part 1 loads numa_advise, runs a mixed workload for a few seconds and
-# prints the module's tables:
+# usage: demo-guest.sh BUILD_DIR observe|place
+#
+# observe (on 4 nodes) loads numa_advise, runs a mixed workload for a few
+# seconds and prints the module's tables:
 #   pinned-n1   a CPU burner pinned to node 1 all along
 #   moved-n2-n3 a CPU burner on node 2, moved to node 3 half-way
 #   stress-ng   two CPU workers the scheduler places freely
 #   hackbench   message passing between many short runs (context switches)
-# Part 2 is a placement session: two jobs each wide enough for half the
-# machine, the `distance` policy, advice, enforcement, and the masks put
-# back at unload.
+# place (on 8 nodes in two groups, the 2014 seed's machine) is a placement
+# session: two jobs each wide enough for half the machine, the `distance`
+# policy, advice, enforcement, and the masks put back at unload.
 set -euo pipefail
-B=${1:?usage: demo-guest.sh BUILD_DIR}
+B=${1:?usage: demo-guest.sh BUILD_DIR observe|place}
+part=${2:?usage: demo-guest.sh BUILD_DIR observe|place}
 D=/sys/kernel/debug/numa_advise
 cpus() { cat /sys/devices/system/node/node"$1"/cpulist; }
 
@@ -21,6 +24,8 @@ echo "== topology"
 numactl -H | grep -E '^(available|node [0-9]+ cpus|node +[0-9]+ +[0-9])'
 insmod "$B/numa_advise-$NA_KVER.ko"
 echo "== loaded: $(dmesg | grep -o 'numa_advise: version.*' | tail -n 1)"
+
+observe() {
 
 # Named copies of the burner, so its rows are easy to spot in `tasks`.
 cp "$B/spin" /tmp/pinned-n1
@@ -66,8 +71,10 @@ echo "== $D/status"
 column -t $D/status
 kill "$p1" "$p2" "$hb"
 wait 2>/dev/null || true
+rmmod numa_advise
+}
 
-# --- part 2: placement ---------------------------------------------------------
+# --- placement ---------------------------------------------------------------
 # Shown as a session: each command as typed at a root prompt, then what it
 # printed.
 run() {
@@ -82,6 +89,7 @@ masks() { # the CPU masks of every thread of each job, one line per job
 			awk '{ printf "%s%d threads on CPUs %s", s, $1, $2; s = ", " }')"
 	done
 }
+place() {
 half=$(($(nproc --all) / 2))
 echo 0 >/proc/sys/kernel/numa_balancing
 cp "$B/memtouch" /tmp/job
@@ -97,6 +105,9 @@ echo "   each, driven with numa-advise-ctl"
 run numa-advise-ctl set interval_ms 250
 run masks
 run numa-advise-ctl scope include comm job
+run "numa-advise-ctl trace >/tmp/trace.out &"
+trace=$!
+until ls /sys/kernel/tracing/instances | grep -q numa_advise_ctl; do sleep 0.2; done
 run numa-advise-ctl policy distance
 sleep 2
 run numa-advise-ctl advice --comm job
@@ -108,7 +119,19 @@ run masks
 run "numa-advise-ctl status | grep -E '^(policy|mode|placed|moves|restores|refused)'"
 run rmmod numa_advise
 run masks
+run kill -TERM '$trace'   \# the trace, started above
+wait "$trace" 2>/dev/null || true
+run "grep ' place ' /tmp/trace.out"
+run "grep -c ' advice ' /tmp/trace.out; grep -c ' node_class ' /tmp/trace.out"
+run ls /sys/kernel/tracing/instances/
 kill "$job1" "$job2"
 wait 2>/dev/null || true
+}
+
+case $part in
+observe) observe ;;
+place) place ;;
+*) echo "demo-guest.sh: observe or place, not '$part'" >&2; exit 2 ;;
+esac
 echo
 echo "== unloaded; $(dmesg | grep -cE 'WARNING:|BUG:|Oops') kernel warnings"

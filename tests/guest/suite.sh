@@ -923,9 +923,13 @@ case_ctl() {
 	"$CTL" mode advise
 	check "advise mode kept the mask: $(allowed $mt)" mask_is $mt "$(all_cpus)"
 	sleep 1	# a round in advise mode
-	rc=$(ctl_rc apply --comm memtouch)
+	rc=$(ctl_rc apply --memory --comm memtouch)
 	check "apply rc $rc: $(cat /tmp/ctl.out /tmp/ctl.err)" test "$rc" = 0
 	check "apply: mask $(allowed $mt), want $(cpus 1)" mask_is $mt "$(cpus 1)"
+	check "apply --memory: $(cat /tmp/ctl.out)" \
+		grep -q "^pid $mt (memtouch): memory to nodes 1$" /tmp/ctl.out
+	check "apply --memory: numa_maps mem $("$CTL" tasks --comm memtouch --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mem"])')" \
+		test "$("$CTL" tasks --comm memtouch --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mem"])')" = 1
 	stop_mt
 	engine_reset
 }
