@@ -485,6 +485,14 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 	best = na_pick_set(s, m->dist, m->nr, k, allowed);
 	if (best && best != u->cur && na_set_room(m, best) < u->demand)
 		best = 0;
+	/*
+	 * Never into a set less compact than the machine allows: a process
+	 * pinned across groups is worse off than one the scheduler spreads.
+	 */
+	if (best && best != u->cur && k > 1 &&
+	    na_set_distance(best, m->dist, m->nr) >
+	    na_min_set_distance(m, s, k, na_cpu_nodes(m)))
+		best = 0;
 	if (best == u->cur) {
 		if (u->reason == NA_R_GAIN)
 			u->reason = NA_R_STAY;
@@ -511,10 +519,13 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		u->reason = NA_R_NO_ROOM;
 	}
 	/*
-	 * Not placed, and where it runs is not a set of the size it needs:
-	 * staying there is no place to pin it to.
+	 * Not placed, and where it runs is not a compact set of the size it
+	 * needs: staying there is no place to pin it to.
 	 */
-	if (!u->placed && u->reason != NA_R_MOVE && na_popcount(u->cur) != k) {
+	if (!u->placed && u->reason != NA_R_MOVE &&
+	    (na_popcount(u->cur) != k ||
+	     (k > 1 && na_set_distance(u->cur, m->dist, m->nr) >
+		       na_min_set_distance(m, s, k, na_cpu_nodes(m))))) {
 		na_claim(m, u->cur, na_share(u, u->cur));
 		u->target = 0;
 		return;

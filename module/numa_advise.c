@@ -1971,30 +1971,42 @@ static u32 na_units_build(u64 now, bool per_process)
 /*
  * na_machine_init - capacity and classes of the nodes, and the room
  * left on each for the units: capacity (up to imbalance_pct) less the
- * load of everything this round does not place
+ * load of everything this round does not place.
+ *
+ * The classes the policy judges by are the nodes' classes without the
+ * units being placed: a node overloaded by the very threads this round
+ * spreads out is no reason to keep them from it, while one overloaded by
+ * work that stays (pinned, excluded, kernel threads) is.  `nodes` shows
+ * the classes with everything.
  */
 static void na_machine_init(struct na_machine *m, u32 nu, bool nearby)
 {
 	u32 imb = READ_ONCE(na_imbalance_pct.val);
+	u64 *runnable = na_node_scratch;
 	u32 i, k;
 	int n;
 
 	for (n = 0; n < nr_node_ids; n++) {
 		na_cap[n] = na_nodes[n].cap;
-		na_cls[n] = na_nodes[n].cls;
 		na_room[n] = na_nodes[n].util;	/* base load, for now */
+		runnable[n] = na_nodes[n].runnable;
 	}
 	for (i = 0; i < nu; i++) {
 		for (k = 0; k < na_units[i].n; k++) {
 			struct na_rec *r = na_rec(na_order[na_units[i].first + k]);
 
-			if (r->cur >= 0)
-				na_room[r->cur] = na_sub_sat(na_room[r->cur],
-							     r->util);
+			if (r->cur < 0)
+				continue;
+			na_room[r->cur] = na_sub_sat(na_room[r->cur], r->util);
+			runnable[r->cur] -= min_t(u64, runnable[r->cur], r->load);
 		}
 	}
-	for (n = 0; n < nr_node_ids; n++)
+	for (n = 0; n < nr_node_ids; n++) {
+		na_cls[n] = na_cap[n] ?
+			    na_classify_raw(na_cap[n], na_room[n], runnable[n],
+					    imb) : NA_OVERLOADED;
 		na_room[n] = na_sub_sat((u64)na_cap[n] * imb / 100, na_room[n]);
+	}
 
 	*m = (struct na_machine){
 		.nr = nr_node_ids,

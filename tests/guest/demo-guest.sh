@@ -90,12 +90,15 @@ masks() { # the CPU masks of every thread of each job, one line per job
 	done
 }
 place() {
+# The demo's own shell and trace keep to node 0, as housekeeping would: on
+# nodes of one CPU any third busy task overloads one.
+taskset -pc "$(cpus 0)" $$ >/dev/null
 half=$(($(nproc --all) / 2))
 echo 0 >/proc/sys/kernel/numa_balancing
 cp "$B/memtouch" /tmp/job
-/tmp/job -t "$half" -m 8 >/dev/null &
+/tmp/job -a "$(cpus 0)-$(($(nproc --all) - 1))" -t "$half" -m 8 >/dev/null &
 job1=$!
-/tmp/job -t "$half" -m 8 >/dev/null &
+/tmp/job -a "$(cpus 0)-$(($(nproc --all) - 1))" -t "$half" -m 8 >/dev/null &
 job2=$!
 sleep 2
 PATH=$B:$PATH	# numa-advise-ctl, as installed

@@ -397,6 +397,24 @@ static void two_half_machine_processes(void **state)
 		assert_int_equal(pd.reason, NA_R_NO_ROOM);
 	}
 
+	/*
+	 * Only nodes 1-4 have room: four nodes across both groups is not a
+	 * place to pin a process to; it is left where it runs.
+	 */
+	{
+		struct na_unit pe = { .demand = 8000, .cur = 0xff, .score = spread };
+
+		full_rooms(room);
+		room[0] = room[5] = room[6] = room[7] = 0;
+		na_place_unit(&m, &pe, s);
+		assert_int_equal(pe.target, 0);
+		assert_int_equal(pe.reason, NA_R_NO_ROOM);
+		/* nor where it happens to run, if that is as scattered */
+		pe = (struct na_unit){ .demand = 8000, .cur = 0x8e, .score = spread };
+		na_place_unit(&m, &pe, s);
+		assert_int_equal(pe.target, 0);
+	}
+
 	/* Next round, placed: each stays where its threads now run. */
 	{
 		u32 sa[8] = { 250, 250, 250, 250, 0, 0, 0, 0 };
