@@ -345,6 +345,7 @@ struct na_rec {
 	u64 placed;		/* nodes its mask is narrowed to now; 0: none */
 	u64 moved_at;		/* local_clock() of the last narrowing */
 	u64 let_go_at;		/* and of the last NA_R_SCATTERED */
+	u64 restored_at;	/* and of the last mask put back */
 	u64 target;		/* the advice */
 	u64 prev_target;	/* and last round's */
 	u32 cur_score;
@@ -1400,6 +1401,7 @@ static void na_rec_start(u32 s, const struct na_task *t, u64 now)
 	r->placed = 0;
 	r->moved_at = 0;
 	r->let_go_at = 0;
+	r->restored_at = 0;
 	r->target = 0;
 	r->cur_score = 0;
 	r->target_score = 0;
@@ -1446,8 +1448,13 @@ static enum na_skip na_skip_of(const struct na_rec *r, const struct na_task *t)
 		return NA_SKIP_NO_AFFINITY;
 	if (!na_in_scope(r, t))
 		return NA_SKIP_EXCLUDED;
-	/* Checked again on the task itself before any change. */
-	if (!r->placed && t->nr_cpus_allowed < nr_cpu_ids)
+	/*
+	 * Checked again on the task itself before any change.  The slot's
+	 * count dates from the task's last switch-out: one we gave all CPUs
+	 * back to and that has run on since is not pinned for that.
+	 */
+	if (!r->placed && t->nr_cpus_allowed < nr_cpu_ids &&
+	    !(r->restored_at && t->last_out <= r->restored_at))
 		return NA_SKIP_PINNED;
 	return NA_SKIP_NONE;
 }
@@ -1798,6 +1805,7 @@ static void na_restore(struct na_rec *r)
 			na_stats.apply_errors++;
 		} else {
 			na_stats.restores++;
+			r->restored_at = local_clock();
 			trace_numa_advise_place(r->pid, r->tgid, r->comm,
 						r->placed, 0, "restored");
 		}
