@@ -7,9 +7,22 @@
 #   make check   every test: unit, module builds (W=1), guests on each kernel
 #   make module  build the module against KDIR (default: the running kernel)
 #   make tool    build tools/numa-advise-ctl
+#   make install register the module with DKMS and build it for KVERS;
+#                install the tool, its man page and completion under PREFIX
+#   make uninstall  undo make install
+#   make deb     build the Debian package numa-advise-dkms under build/deb
 #
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
+PREFIX ?= /usr/local
+# The one version, read by the module's Kbuild, the tool and debian/rules too.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+# DKMS keeps module sources under /usr/src whatever PREFIX is.
+DKMS_SRC := /usr/src/numa_advise-$(VERSION)
+MODULE_SRC := dkms.conf module/Kbuild module/Makefile $(wildcard module/*.[ch])
+# Kernels to build for at install: every one with headers (as DKMS's own
+# Debian postinst does on a first install), unless given.
+KVERS ?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
 
 all: module tool
 
@@ -28,9 +41,47 @@ check: deps
 demo: deps
 	tests/demo.sh $(DEMO_KVER)  # default: the newest kernel
 
+# With DESTDIR (staging, packaging) only the files are installed; on the
+# live system the source is also registered with DKMS and built.  Installing
+# again replaces what an earlier make install of this version put there.
+DKMS_REGISTERED = dkms status -m numa_advise -v $(VERSION) | grep -q .
+
+install: tool
+ifeq ($(DESTDIR),)
+	@command -v dkms >/dev/null || \
+		{ echo "make install needs dkms (apt-get install dkms)" >&2; exit 1; }
+	if $(DKMS_REGISTERED); then dkms remove -m numa_advise -v $(VERSION) --all; fi
+endif
+	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	install -d $(DESTDIR)$(DKMS_SRC)/module
+	install -m 0644 dkms.conf $(DESTDIR)$(DKMS_SRC)/
+	install -m 0644 $(filter module/%,$(MODULE_SRC)) $(DESTDIR)$(DKMS_SRC)/module/
+ifeq ($(DESTDIR),)
+	dkms add -m numa_advise -v $(VERSION)
+	set -e; for k in $(KVERS); do \
+		dkms install -m numa_advise -v $(VERSION) -k $$k; done
+endif
+
+uninstall:
+ifeq ($(DESTDIR),)
+	if command -v dkms >/dev/null && $(DKMS_REGISTERED); then \
+		dkms remove -m numa_advise -v $(VERSION) --all; fi
+endif
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	$(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+# The package is built from a copy of the tree, so that neither the tree
+# nor its parent directory collects build files.
+deb:
+	rm -rf build/deb && mkdir -p build/deb/numa-advise-$(VERSION)
+	tar -c --exclude=./build --exclude-vcs . | tar -x -C build/deb/numa-advise-$(VERSION)
+	cd build/deb/numa-advise-$(VERSION) && dpkg-buildpackage -b -us -uc
+	@ls build/deb/*.deb
+
 clean:
 	$(MAKE) -C module KDIR=$(KDIR) clean 2>/dev/null || true
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool deps check demo clean
+.PHONY: all module tool deps check demo install uninstall deb clean

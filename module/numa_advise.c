@@ -49,7 +49,6 @@
 #include "na_hist.h"
 #include "na_index.h"
 #include "na_policy.h"
-#include "na_version.h"
 
 #define CREATE_TRACE_POINTS
 #include "na_trace.h"

@@ -18,6 +18,8 @@ pkgs=(
 	libcmocka-dev linux-source-6.1
 	# numa-advise-ctl: its trace command streams the module's events
 	libtracefs-dev libtraceevent-dev
+	# installing it: DKMS, and the Debian package (built, checked, installed)
+	dkms dh-dkms debhelper lintian
 )
 
 missing=()

@@ -6,7 +6,9 @@
 # usage: tests/run.sh [-k KVER]... [-s STAGE]...
 #   -k KVER   test against this kernel (default: every kernel with headers
 #             and an image here, see tests/guest/boot.sh -k list)
-#   -s STAGE  run only these stages: unit, build, guest, topo8 (default all)
+#   -s STAGE  run only these stages: unit, build, guest, topo8, install
+#             (default all; install puts the module into this machine's
+#             DKMS and module tree, and takes it out again: root only)
 #
 # Prints one line per case - "PASS <where> <case>" or "FAIL <where> <case>:
 # <why>" - and closes with "N passed, N failed".  Exits 1 if any failed.
@@ -21,11 +23,11 @@ while getopts "k:s:" opt; do
 	case $opt in
 	k) kvers+=("$OPTARG") ;;
 	s) stages+=("$OPTARG") ;;
-	*) echo "usage: $0 [-k KVER]... [-s unit|build|guest|topo8]..." >&2; exit 2 ;;
+	*) echo "usage: $0 [-k KVER]... [-s unit|build|guest|topo8|install]..." >&2; exit 2 ;;
 	esac
 done
 [ ${#kvers[@]} -gt 0 ] || mapfile -t kvers < <(tests/guest/boot.sh -k list)
-[ ${#stages[@]} -gt 0 ] || stages=(unit build guest topo8)
+[ ${#stages[@]} -gt 0 ] || stages=(unit build guest topo8 install)
 if [ ${#kvers[@]} -eq 0 ]; then
 	echo "run.sh: no kernel with headers and an image in /boot (run .ci/run or tests/deps.sh)" >&2
 	exit 2
@@ -68,10 +70,12 @@ fi
 # --- builds: helpers, and the module per kernel at W=1 ------------------------
 build_module() { # KVER NAME [KCFLAGS]
 	local kver=$1 name=$2 dir="$B/$2-$1"
-	rm -rf "$dir" && mkdir -p "$dir" && cp module/Kbuild module/*.[ch] "$dir/"
-	make -C "/lib/modules/$kver/build" M="$dir" W=1 KCFLAGS="${3:-}" modules \
+	# the module reads its version from ../dkms.conf, as in the DKMS tree
+	rm -rf "$dir" && mkdir -p "$dir/module" && cp dkms.conf "$dir/" &&
+		cp module/Kbuild module/*.[ch] "$dir/module/"
+	make -C "/lib/modules/$kver/build" M="$dir/module" W=1 KCFLAGS="${3:-}" modules \
 		>"$dir/build.log" 2>&1 || return 1
-	cp "$dir/numa_advise.ko" "$B/$name-$kver.ko"
+	cp "$dir/module/numa_advise.ko" "$B/$name-$kver.ko"
 }
 
 if want build; then
@@ -82,7 +86,7 @@ if want build; then
 	fi
 fi
 
-if want build || want guest || want topo8; then
+if want build || want guest || want topo8 || want install; then
 	make -s -C tests/helpers O="$B" >"$B/helpers.log" 2>&1 ||
 		fail "host helpers-build: $(grep -m1 -i error "$B/helpers.log")"
 	if make -s -C tools O="$B" >"$B/tool.log" 2>&1; then
@@ -110,7 +114,7 @@ if want build; then
 	rm -rf "$dest"
 	if ! make -s -C tools O="$B" install DESTDIR="$dest" PREFIX=/usr >"$B/install.log" 2>&1; then
 		fail "host tool-install: $(head -n 1 "$B/install.log")"
-	elif [ "$("$dest/usr/sbin/numa-advise-ctl" --version)" != "numa-advise-ctl $(sed -n 's/.*NA_VERSION "\(.*\)"/\1/p' module/na_version.h)" ]; then
+	elif [ "$("$dest/usr/sbin/numa-advise-ctl" --version)" != "numa-advise-ctl $(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)" ]; then
 		fail "host tool-install: --version says '$("$dest/usr/sbin/numa-advise-ctl" --version)'"
 	elif [ -n "$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$dest/usr/share/man/man8/numa-advise-ctl.8" 2>&1 >/dev/null)" ]; then
 		fail "host tool-install: man page: $(man --warnings -l "$dest/usr/share/man/man8/numa-advise-ctl.8" 2>&1 >/dev/null | head -n 1)"
@@ -166,6 +170,13 @@ for r in "${runs[@]}"; do
 	grep -q '^suite: ' "$log" ||
 		fail "$kver/$topo guest: no result from the guest: $(tail -n 1 "$log") (console: $log.console)"
 done
+
+# --- installed: make install (DKMS) and the .deb, modprobe in guests ---------
+# After the other guests: it rewrites this machine's modules.dep, which a
+# guest reads when its initramfs is first built.
+if want install; then
+	tally < <(tests/install.sh "$B" "${kvers[@]}" 2>&1)
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

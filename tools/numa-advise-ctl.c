@@ -21,7 +21,6 @@
 #include <tracefs.h>
 
 #include "nactl.h"
-#include "../module/na_version.h"
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define DEBUGFS_MAGIC_	0x64626720

@@ -948,6 +948,65 @@ case_ctl_one_node() {
 	check "advice rc $rc" test "$rc" = 0
 }
 
+# --- installed: DKMS or the Debian package (tests/install.sh) --------------
+
+# The module as a sysadmin meets it after `make install` or the .deb: found
+# by modprobe in this kernel's tree, parameters from the command line and
+# from /etc/modprobe.d (written by tests/install.sh), described by modinfo,
+# reported by the installed tool, and removed cleanly by modprobe -r.
+case_modprobe() {
+	local conf=/etc/modprobe.d/numa_advise.conf ctl want_ms file rc p
+	ctl=$(command -v numa-advise-ctl) ||
+		{ case_errors+=("numa-advise-ctl is not installed"); return; }
+	check "tool from the build tree, not installed: $ctl" \
+		test "${ctl#"$B"}" = "$ctl"
+	want_ms=$(sed -n 's/^options numa_advise.*interval_ms=\([0-9]*\).*/\1/p' $conf)
+	[ -n "$want_ms" ] ||
+		{ case_errors+=("no interval_ms in $conf"); return; }
+
+	file=$(modinfo -F filename numa_advise 2>&1)
+	check "modinfo filename $file" eval \
+		'case $file in /lib/modules/$NA_KVER/updates/dkms/numa_advise.ko*) ;; *) false ;; esac'
+	check "modinfo version $(modinfo -F version numa_advise) vs $("$ctl" --version)" \
+		test "numa-advise-ctl $(modinfo -F version numa_advise)" = "$("$ctl" --version)"
+	for p in policy mode interval_ms max_tasks min_move_ms gain_pm margin_pm imbalance_pct; do
+		check "modinfo: no description of $p" \
+			eval "modinfo -F parm numa_advise | grep -Eq '^$p:[A-Za-z]'"
+	done
+
+	dmesg -C
+	modprobe numa_advise policy=bogus 2>/tmp/modprobe.err
+	rc=$?
+	check "policy=bogus: rc $rc, loaded" eval 'test $rc != 0 && ! loaded'
+	check "policy=bogus: no reason in the kernel log" \
+		eval 'dmesg | grep -q "numa_advise: policy must be one of"'
+
+	modprobe numa_advise policy=home 2>/tmp/modprobe.err ||
+		{ case_errors+=("modprobe policy=home: $(cat /tmp/modprobe.err)"); return; }
+	"$ctl" status --json >/tmp/ctl.out 2>/tmp/ctl.err
+	rc=$?
+	check "status rc $rc: $(cat /tmp/ctl.err)" test $rc = 0
+	check "tool reports policy $(pyjson "j['policy']" /tmp/ctl.out)" \
+		test "$(pyjson "j['policy']" /tmp/ctl.out)" = home
+	check "tool reports interval_ms $(pyjson "j['interval_ms']" /tmp/ctl.out), $conf says $want_ms" \
+		test "$(pyjson "j['interval_ms']" /tmp/ctl.out)" = "$want_ms"
+	check "tool reports mode $(pyjson "j['mode']" /tmp/ctl.out)" \
+		test "$(pyjson "j['mode']" /tmp/ctl.out)" = advise
+	sleep 1
+	check "no task tracked" test "$(status tracked)" -gt 0
+
+	modprobe -r numa_advise 2>/tmp/modprobe.err
+	rc=$?
+	check "modprobe -r: rc $rc: $(cat /tmp/modprobe.err)" test $rc = 0
+	check "still loaded after modprobe -r" eval '! loaded'
+	check "$D left behind" test ! -e $D
+	"$ctl" status >/dev/null 2>&1
+	rc=$?
+	check "tool after modprobe -r: rc $rc, not 4" test $rc = 4
+	p=$(dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace' | head -n 1)
+	check "kernel log: $p" test -z "$p"
+}
+
 # Nothing in the kernel log went wrong at any point.
 case_dmesg_clean() {
 	unload
