@@ -867,8 +867,9 @@ case_ctl() {
 	mt=$mt_pid
 	"$CTL" trace --duration 60 >/tmp/trace.out 2>/tmp/trace.err &
 	tr=$!
-	wait_for 30 eval 'ls /sys/kernel/tracing/instances | grep -q numa_advise_ctl' ||
-		case_errors+=("trace made no instance: $(cat /tmp/trace.err)")
+	# the instance appears before its events are switched on: wait for them
+	wait_for 30 eval 'grep -qs 1 /sys/kernel/tracing/instances/numa_advise_ctl*/events/numa_advise/numa_advise_advice/enable' ||
+		case_errors+=("trace made no instance with its events on: $(cat /tmp/trace.err)")
 	inst=$(ls /sys/kernel/tracing/instances | grep numa_advise_ctl)
 	"$CTL" policy home
 	wait_for 15 eval 'test "$(advice $mt target)" = 1' ||
