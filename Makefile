@@ -11,6 +11,7 @@
 #                install the tool, its man page and completion under PREFIX
 #   make uninstall  undo make install
 #   make deb     build the Debian package numa-advise-dkms under build/deb
+#   make bench   the benchmarks (bench/run.sh), results in bench/results
 #
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -40,6 +41,12 @@ check: deps
 
 demo: deps
 	tests/demo.sh $(DEMO_KVER)  # default: the newest kernel
+
+# What it costs and what it gains, against the peers; results in
+# bench/results (about 25 minutes here).
+bench:
+	scripts/install-deps.sh bench
+	bench/run.sh $(if $(BENCH_ROUNDS),-r $(BENCH_ROUNDS))
 
 # With DESTDIR (staging, packaging) only the files are installed; on the
 # live system the source is also registered with DKMS and built.  Installing
@@ -84,4 +91,4 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool deps check demo install uninstall deb clean
+.PHONY: all module tool deps check demo bench install uninstall deb clean

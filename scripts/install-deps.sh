@@ -3,6 +3,8 @@
 #
 # install-deps.sh - install what a fresh Debian 12 machine lacks to build,
 # test and demo numa_advise (only the packages that are missing).
+#
+# usage: install-deps.sh [bench]   (bench: also what `make bench` runs)
 set -euo pipefail
 
 pkgs=(
@@ -21,6 +23,10 @@ pkgs=(
 	# installing it: DKMS, and the Debian package (built, checked, installed)
 	dkms dh-dkms debhelper lintian
 )
+if [ "${1:-}" = bench ]; then
+	# the benchmarks: perf bench, the peer daemon, the plots
+	pkgs+=(linux-perf numad gnuplot-nox python3)
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -89,6 +89,16 @@ fi
 if want build || want guest || want topo8 || want install; then
 	make -s -C tests/helpers O="$B" >"$B/helpers.log" 2>&1 ||
 		fail "host helpers-build: $(grep -m1 -i error "$B/helpers.log")"
+	# the benchmarks' programs (make bench runs them) build warning-free
+	if want build; then
+		if make -s -C bench O="$B/bench-build" >"$B/bench-build.log" 2>&1 ||
+			{ mkdir -p "$B/bench-build" &&
+			  make -s -C bench O="$B/bench-build" >"$B/bench-build.log" 2>&1; }; then
+			pass "host bench-build"
+		else
+			fail "host bench-build: $(grep -m1 -iE 'error|warning' "$B/bench-build.log")"
+		fi
+	fi
 	if make -s -C tools O="$B" >"$B/tool.log" 2>&1; then
 		want build && pass "host numa-advise-ctl-build"
 	else

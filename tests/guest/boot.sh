@@ -47,9 +47,10 @@ in the current directory.  SCRIPT sees NA_KVER and NA_TOPO in its environment;
             8x2:           8 nodes x 2 CPUs, nodes 0-3 and 4-7 at 16 from
                            each other, 32 across the two groups
             8x1:           the same with 1 CPU a node: half the emulation
+            2x2:           2 nodes x 2 CPUs at distance 20
             1x2:           1 node x 2 CPUs (no NUMA)
   -m MB     memory per node (default 128 for 4x2, 64 for 8x2 and 8x1,
-            256 for 1x2)
+            256 for 2x2 and 1x2)
   -T SECS   timeout for one guest run, boot included (default 600)
   -l FILE   guest console log (default: a new file under ${TMPDIR:-/tmp})
 
@@ -65,6 +66,7 @@ Environment:
                     script starts (default 3)
   NA_BOOT_TIMEOUT   seconds a boot may take to reach the script (default 90)
   NA_GUEST_APPEND   extra kernel command line parameters
+  NA_QEMU_ARGS      extra QEMU arguments (split at spaces)
   NA_TCG_THREAD     "single" (default) or "multi": multi-threaded TCG gives
                     CPU-bound work twice the throughput, but shows the
                     code-patching crashes described at the top of boot.sh
@@ -112,7 +114,7 @@ distance() {
 	local i=$1 j=$2
 
 	case $topo in
-	4x2) echo $((10 + 10 * (j - i))) ;;
+	4x2 | 2x2) echo $((10 + 10 * (j - i))) ;;
 	8x2 | 8x1) if ((i / 4 == j / 4)); then echo 16; else echo 32; fi ;;
 	esac
 }
@@ -333,8 +335,9 @@ case $topo in
 4x2) nodes=4 default_mem=128 ;;
 8x2) nodes=8 default_mem=64 ;;
 8x1) nodes=8 default_mem=64 cpus_per_node=1 ;;
+2x2) nodes=2 default_mem=256 ;;
 1x2) nodes=1 default_mem=256 ;;
-*) usage_error "unknown topology '$topo' (4x2, 8x2, 8x1 or 1x2)" ;;
+*) usage_error "unknown topology '$topo' (4x2, 8x2, 8x1, 2x2 or 1x2)" ;;
 esac
 tcg_thread=${NA_TCG_THREAD:-single}
 [[ $tcg_thread == multi || $tcg_thread == single ]] ||
@@ -480,6 +483,11 @@ qemu+=(
 	-initrd "$initramfs"
 	-append "$append"
 )
+# e.g. a TCG plugin (bench/run.sh counts instructions with one)
+if [[ -n ${NA_QEMU_ARGS:-} ]]; then
+	read -ra extra <<<"$NA_QEMU_ARGS"
+	qemu+=("${extra[@]}")
+fi
 
 boot_tries=${NA_BOOT_TRIES:-3}
 boot_timeout=${NA_BOOT_TIMEOUT:-90}

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest-insn.sh - instructions the module adds to the scheduler path, run
+# INSIDE a guest by bench/run.sh, booted nokaslr (so addresses hold from
+# one boot to the next)
+#
+# usage: guest-insn.sh BUILD_DIR symbols
+#        guest-insn.sh BUILD_DIR count ROUNDS MARKER_ADDR
+#   symbols  print "SYM name address" of the phase marker (the sethostname
+#            syscall) and of __schedule, for the plugin's command line
+#   count    under the insn_phases plugin: ROUNDS rounds of the pipe and
+#            hackbench benchmarks with the module absent, loaded with policy
+#            none and with distance + enforce, each at two lengths; each
+#            benchmark run is one phase, ended by `hostname`.  Prints
+#            "DATA insn-phase N BENCH LOOPS CONFIG ROUND" to match the
+#            plugin's lines.
+set -u
+
+B=${1:?usage: guest-insn.sh BUILD_DIR symbols|count ...}
+. "$(dirname "$0")/guest-lib.sh"
+
+sym() { awk -v s="$1" '$3 == s { print "0x" $1; exit }' /proc/kallsyms; }
+
+if [ "$2" = symbols ]; then
+	echo "SYM marker $(sym __x64_sys_sethostname)"
+	echo "SYM count $(sym __schedule)"
+	exit 0
+fi
+ROUNDS=$3
+if [ "$(sym __x64_sys_sethostname)" != "$4" ]; then
+	echo "guest-insn: the marker moved: $(sym __x64_sys_sethostname), not $4"
+	exit 1
+fi
+
+phase=0
+mark() { hostname "na-phase-$phase"; phase=$((phase + 1)); }
+CPU=$(cut -d- -f1 </sys/devices/system/node/node1/cpulist)
+# Each at two lengths: the difference between them is the work per loop,
+# without the fixed cost of starting (exec, page faults, 9p reads).
+PIPE="taskset -c $CPU perf bench sched pipe -l"
+declare -A LOOPS=([pipe]="10000 30000")
+run() { # BENCH LOOPS
+	case $1 in
+	pipe) $PIPE "$2" >/dev/null 2>&1 ;;
+	esac
+}
+echo "DATA cmd insn-pipe $PIPE N"
+# warm: the first run of each reads its binary and libraries over 9p
+run pipe 1000
+
+configs=(absent none enforce)
+for ((r = 0; r < ROUNDS; r++)); do
+	for ((i = 0; i < 3; i++)); do
+		c=${configs[(i + r) % 3]}
+		unload
+		case $c in
+		none) insmod "$KO" policy=none ;;
+		enforce) insmod "$KO" policy=distance mode=enforce ;;
+		esac
+		for b in pipe; do
+			for n in ${LOOPS[$b]}; do
+				mark	# ends the setup's phase
+				run $b "$n"
+				echo "DATA insn-phase $phase $b $n $c $r"
+				mark	# ends the benchmark's phase
+			done
+		done
+	done
+done
+unload
+echo "guest-insn: done"

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - `make bench`: what numa_advise costs and what it gains, measured
+# side by side in one run, in QEMU guests of the newest kernel here.
+#
+# usage: bench/run.sh [-k KVER] [-r ROUNDS] [-o DIR]
+#   -r ROUNDS  rounds of alternation (default 15 for the scheduler path, and
+#              ROUNDS/5 (min 1) for the placement runs)
+#   -o DIR     results (default bench/results): results.md, results.json,
+#              raw.txt (every DATA line) and the plots (PNG, gnuplot)
+#
+# Guests (two at a time, single-threaded TCG each):
+#   cost-4x2   guest-cost.sh sched scale memory   (4 nodes x 2 CPUs)
+#   place-4x2  guest-place.sh numatest numamem    (4 nodes x 2 CPUs)
+#   halves-8x1 guest-place.sh halves              (8 nodes x 1 CPU)
+#   scale-2x2, scale-8x1  guest-cost.sh scale     (2 and 8 nodes)
+#   insn-4x2   guest-insn.sh, under the insn_phases TCG plugin: the
+#              instructions the module adds per context switch
+# and first, natively on the host: its own pipe ping-pong, and the probe's
+# work replayed by bench/probe_native.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+kver=
+rounds=15
+out=$top/bench/results
+while getopts "k:r:o:" opt; do
+	case $opt in
+	k) kver=$OPTARG ;;
+	r) rounds=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) echo "usage: $0 [-k KVER] [-r ROUNDS] [-o DIR]" >&2; exit 2 ;;
+	esac
+done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -r wants a positive number" >&2; exit 2; }
+[ -n "$kver" ] || kver=$(tests/guest/boot.sh -k list | tail -n 1)
+B=${NA_BUILD:-$top/build}/bench
+rm -rf "$B" && mkdir -p "$B" "$out"
+prounds=$((rounds / 5 > 0 ? rounds / 5 : 1))
+
+echo "== building (kernel $kver)"
+mkdir -p "$B/src/module"
+cp dkms.conf "$B/src/" && cp module/Kbuild module/*.[ch] "$B/src/module/"
+make -s -C "/lib/modules/$kver/build" M="$B/src/module" modules >"$B/build.log" 2>&1
+cp "$B/src/module/numa_advise.ko" "$B/numa_advise-$kver.ko"
+make -s -C bench O="$B" >>"$B/build.log" 2>&1
+
+# guest NAME TOPO MB SCRIPT ARGS... - one guest, its output in $B/NAME.log
+guest() {
+	local name=$1 topo=$2 mb=$3
+	shift 3
+	tests/guest/boot.sh -k "$kver" -t "$topo" -m "$mb" -T 2400 \
+		-l "$B/$name.console" "$@" >"$B/$name.log" 2>&1 ||
+		echo "run.sh: guest $name failed ($?): $(tail -n 1 "$B/$name.log")" >&2
+}
+
+# insn_guest - boot once (nokaslr) for the addresses the plugin needs,
+# then again under the plugin, which counts every instruction the guest
+# runs, phase by phase
+insn_guest() {
+	local marker count
+	NA_GUEST_APPEND=nokaslr guest insn-syms 4x2 128 bench/guest-insn.sh "$B" symbols
+	marker=$(awk '$1 == "SYM" && $2 == "marker" { print $3 }' "$B/insn-syms.log")
+	count=$(awk '$1 == "SYM" && $2 == "count" { print $3 }' "$B/insn-syms.log")
+	if [ -z "$marker" ] || [ -z "$count" ]; then
+		echo "run.sh: no addresses for the instruction count: $(tail -n 1 "$B/insn-syms.log")" >&2
+		return
+	fi
+	NA_GUEST_APPEND=nokaslr \
+	NA_QEMU_ARGS="-plugin $B/insn_phases.so,out=$B/insn.txt,marker=$marker,count=$count" \
+		guest insn-4x2 4x2 128 bench/guest-insn.sh "$B" count "$prounds" "$marker"
+}
+
+# On the host, before any guest takes its CPUs: the host's own context
+# switch (pinned pipe ping-pong) and the probe's work replayed natively.
+echo "== native: perf bench sched pipe and bench/probe_native"
+{
+	echo "DATA cmd native-pipe taskset -c 0 perf bench sched pipe -l 200000"
+	echo "DATA cmd native-probe probe_native N 2000000 5"
+	for r in 1 2 3 4 5; do
+		echo "DATA native-pipe $r $(taskset -c 0 perf bench sched pipe -l 200000 2>&1 |
+			awk '/usecs\/op/ { print $1 }')"
+	done
+	for n in 100 1000 10000; do
+		taskset -c 0 "$B/probe_native" "$n" 2000000 5
+	done
+} >"$B/native.log"
+
+t0=$SECONDS
+echo "== guests: cost-4x2 and place-4x2"
+guest cost-4x2 4x2 256 bench/guest-cost.sh "$B" "$rounds" sched scale memory &
+guest place-4x2 4x2 256 bench/guest-place.sh "$B" "$prounds" numatest numamem &
+wait
+echo "== guests: halves-8x1 and scale-2x2 ($((SECONDS - t0)) s so far)"
+guest halves-8x1 8x1 128 bench/guest-place.sh "$B" 2 halves &	# 10 runs
+guest scale-2x2 2x2 512 bench/guest-cost.sh "$B" "$rounds" scale &
+wait
+echo "== guests: scale-8x1 and insn-4x2 ($((SECONDS - t0)) s so far)"
+guest scale-8x1 8x1 128 bench/guest-cost.sh "$B" "$rounds" scale &
+insn_guest &
+wait
+echo "== guests done in $((SECONDS - t0)) s"
+
+cat "$B"/*.log | grep '^DATA ' >"$out/raw.txt" || true
+sed 's/^phase \([0-9]*\) insns=\([0-9]*\) kernel=\([0-9]*\) user=\([0-9]*\) modules=\([0-9]*\) calls=\([0-9]*\)$/DATA insn-count \1 \2 \3 \4 \5 \6/' \
+	"$B/insn.txt" >>"$out/raw.txt" 2>/dev/null || true
+bench/report.py --kernel "$kver" --rounds "$rounds" "$out"
