@@ -132,25 +132,33 @@ part_numamem() {
 	numad_stop
 }
 
-# job_value FILE KEY - KEY's value in numa_job's result line in FILE
-job_value() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1"; }
+# job_nodes PID - the nodes its workers are running on now: every thread
+# but the last, numa_job's sampler
+job_nodes() {
+	local t cpu
+	for t in $(ls /proc/"$1"/task | sort -n | head -n -1); do
+		cpu=$(awk '{ print $39 }' /proc/"$1"/task/"$t"/stat)
+		ls -d /sys/devices/system/cpu/cpu"$cpu"/node[0-9]* | sed 's/.*node//'
+	done | sort -nu | paste -sd,
+}
+
+# Where two jobs of half the machine's CPUs each are after HALVES_S seconds:
+# long enough for the engine to have placed them (interval_ms=500).
+HALVES_S=20
 
 part_halves() {
 	local runs=$((ROUNDS * 5)) r c a b
-	local job="$B/numa_job -m 16 -t $((CPUS / 2)) -n 4 -w"
-	echo "DATA cmd halves two x $job"
+	local job="$B/numa_job -m 16 -t $((CPUS / 2)) -n 100000"
+	echo "DATA cmd halves two x $job, their threads' nodes after $HALVES_S s"
 	for ((r = 0; r < runs; r++)); do
 		for c in distance stock; do
 			config "$c"
-			$job >/tmp/half.a &
+			$job >/dev/null &
 			a=$!
-			$job >/tmp/half.b &
+			$job >/dev/null &
 			b=$!
-			while ! grep -q '^pid=' /tmp/half.a 2>/dev/null ||
-				! grep -q '^pid=' /tmp/half.b 2>/dev/null; do
-				sleep 0.5
-			done
-			echo "DATA halves $c $r $(job_value /tmp/half.a nodes) $(job_value /tmp/half.b nodes)"
+			sleep $HALVES_S
+			echo "DATA halves $c $r $(job_nodes $a) $(job_nodes $b)"
 			kill $a $b
 			wait $a $b 2>/dev/null
 		done

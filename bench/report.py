@@ -11,6 +11,7 @@ Medians with min-max over the rounds; ratios are taken within each round
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -61,7 +62,8 @@ def load(path):
         for line in f:
             w = line.split()
             if len(w) >= 3 and w[0] == "DATA" and w[1] == "cmd":
-                CMD[w[2]] = " ".join(w[3:])
+                # the guests' absolute build paths, as run from the tree
+                CMD[w[2]] = re.sub(r"\S*/build/bench/", "build/bench/", " ".join(w[3:]))
             elif len(w) >= 2 and w[0] == "DATA":
                 rows[w[1]].append(w[2:])
     return rows
@@ -209,7 +211,9 @@ def halves(rows):
     for c, r, a, b in rows.get("halves", []):
         sets = [[int(x) for x in s.split(",")] for s in (a, b)]
         total = [sum(dist(x, y) for i, x in enumerate(s) for y in s[i + 1:]) for s in sets]
-        compact = all(sorted(s) in ([0, 1, 2, 3], [4, 5, 6, 7]) for s in sets)
+        # each job within one group of four, the two in different groups
+        groups = [{x // 4 for x in s} for s in sets]
+        compact = all(len(g) == 1 for g in groups) and groups[0] != groups[1]
         out[c].append({"run": int(r), "a": a, "b": b, "distance": total, "compact": compact})
     return dict(out)
 
@@ -303,15 +307,16 @@ plot '%s' using 1:3:xtic(2) with boxes notitle, '' using 1:3:4:5 with yerrorbars
     return [m for m in made if m]
 
 
-def markdown(res, kernel, rounds, pngs):
+def markdown(res, kernel, rounds, seconds, pngs):
     L = []
     w = L.append
     w("# numa_advise benchmarks\n")
-    w("Made by `make bench` (bench/run.sh) on kernel %s in QEMU TCG guests; "
-      "%d rounds on the scheduler path. Figures are medians with (min..max) over "
+    w("Made by `make bench` (`bench/run.sh -r %d`, %s) on kernel %s in QEMU "
+      "TCG guests; %d rounds on the scheduler path. Figures are medians with (min..max) over "
       "the rounds; a slowdown is taken within each round against the module "
       "absent in the same round, the configurations alternating in rotated "
-      "order.\n" % (kernel, rounds))
+      "order.\n" % (rounds, "%d minutes" % round(seconds / 60) if seconds else "?",
+                     kernel, rounds))
     w("An emulated guest has no remote-memory penalty: QEMU's memory is the "
       "host's, one latency for every node. Time gains from locality need a "
       "real NUMA host; what this machine measures is locality, convergence, "
@@ -415,13 +420,21 @@ def markdown(res, kernel, rounds, pngs):
         if not r or not r["last_round"]:
             continue
         n = len(r["last_round"][0]["node_pct"])
-        w("%s, last round, as the seed printed it:\n" % CONFIG_TEXT[c])
+        w("%s, last round, as the 2003 seed printed it (iSched: the node the "
+          "job ran on most, MSched: its memory's node, Xnode: cross-node "
+          "migrations):\n" % CONFIG_TEXT[c])
         w("```")
-        w("Job " + " ".join("node%02d" % i for i in range(n)) + " | iSched MSched | UserTime(s)")
+        w("Job " + " ".join("node%02d" % i for i in range(n)) +
+          " | iSched MSched | UserTime(s) Xnode Local%")
         for j in r["last_round"]:
             w("%3d " % j["job"] + " ".join("%6.1f" % p for p in j["node_pct"]) +
-              " |   %d      %d %s| %.2f" % (j["home"], j["mem_node"],
-                                          "*" if j["home"] != j["mem_node"] else " ", j["user_s"]))
+              " |   %d      %d %s| %8.2f %6d %6.1f" % (
+                  j["home"], j["mem_node"], "*" if j["home"] != j["mem_node"] else " ",
+                  j["user_s"], j["xnode"], j["local_pct"]))
+        w("AverageUserTime %.2f seconds  ElapsedTime %.2f  TotalUserTime %.2f" % (
+            statistics.mean(j["user_s"] for j in r["last_round"]),
+            max(j["elapsed_s"] for j in r["last_round"]),
+            sum(j["user_s"] for j in r["last_round"])))
         w("```\n")
 
     if res["numamem"]:
@@ -437,9 +450,10 @@ def markdown(res, kernel, rounds, pngs):
 
     if res["halves"]:
         w("## Two half-machine jobs on 8 nodes (2014 seed)\n")
-        w("`%s` on 8 nodes of 1 CPU (0-3 and 4-7 at 16, 32 across); where each "
-          "job's threads were at the end, and the total pairwise distance of "
-          "each set (4 nodes in one group: 96).\n" % CMD.get("halves", "?"))
+        w("`%s` on 8 nodes of 1 CPU (0-3 and 4-7 at 16, 32 across): the nodes "
+          "each job's threads were running on, and the total pairwise distance "
+          "of each set (the 4 nodes of one group: 96). *Compact*: each job "
+          "within one group, the two in different groups.\n" % CMD.get("halves", "?"))
         w("| configuration | runs | both compact | job A nodes | job B nodes | distances |")
         w("|---|---|---|---|---|---|")
         for c, runs in res["halves"].items():
@@ -455,17 +469,18 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kernel", default="?")
     ap.add_argument("--rounds", type=int, default=0)
+    ap.add_argument("--seconds", type=int, default=0, help="how long the run took")
     ap.add_argument("dir")
     a = ap.parse_args()
     rows = load(os.path.join(a.dir, "raw.txt"))
-    res = {"kernel": a.kernel, "rounds": a.rounds, "sched": sched(rows), "scale": scale(rows),
+    res = {"kernel": a.kernel, "rounds": a.rounds, "seconds": a.seconds, "sched": sched(rows), "scale": scale(rows),
            "memory": memory(rows), "insn": insn(rows), "native": native(rows), "numatest": numatest(rows), "numamem": numamem(rows),
            "halves": halves(rows)}
     with open(os.path.join(a.dir, "results.json"), "w") as f:
         json.dump(res, f, indent=1)
     pngs = plots(a.dir, res)
     with open(os.path.join(a.dir, "results.md"), "w") as f:
-        f.write(markdown(res, a.kernel, a.rounds, pngs))
+        f.write(markdown(res, a.kernel, a.rounds, a.seconds, pngs))
     print("report.py: %s/results.md, results.json, %s" % (a.dir, " ".join(pngs)))
 
 

@@ -106,4 +106,4 @@ echo "== guests done in $((SECONDS - t0)) s"
 cat "$B"/*.log | grep '^DATA ' >"$out/raw.txt" || true
 sed 's/^phase \([0-9]*\) insns=\([0-9]*\) kernel=\([0-9]*\) user=\([0-9]*\) modules=\([0-9]*\) calls=\([0-9]*\)$/DATA insn-count \1 \2 \3 \4 \5 \6/' \
 	"$B/insn.txt" >>"$out/raw.txt" 2>/dev/null || true
-bench/report.py --kernel "$kver" --rounds "$rounds" "$out"
+bench/report.py --kernel "$kver" --rounds "$rounds" --seconds "$SECONDS" "$out"

@@ -208,11 +208,15 @@ case_node_busy() {
 
 # The probes account for themselves, and the numbers are consistent.
 case_overhead() {
-	local p calls mean p50 p99 max
+	local p calls mean p50 p99 max timed
 	for p in sched_switch sched_migrate_task sched_process_free; do
-		read -r calls mean p50 p99 max <<<"$(awk -v p=$p \
-			'$1 == p { print $2, $3, $4, $5, $6 }' $D/overhead)"
+		read -r calls mean p50 p99 max timed <<<"$(awk -v p=$p \
+			'$1 == p { print $2, $3, $4, $5, $6, $7 }' $D/overhead)"
 		check "$p: no calls" test "${calls:-0}" -gt 0
+		# each CPU times its 1st, 17th, 33rd ... call
+		check "$p: $timed of $calls calls timed, not one in 16 a CPU" \
+			test "$((${timed:-0} * 16))" -ge "${calls:-1}" -a \
+			"${timed:-0}" -lt "$((${calls:-0} / 16 + $(nproc --all) + 1))"
 		check "$p: not p50 $p50 <= p99 $p99 <= max $max" \
 			test "${p50:-1}" -le "${p99:-0}" -a "${p99:-1}" -le "${max:-0}"
 		check "$p: mean $mean > max $max" test "${mean:-1}" -le "${max:-0}"
