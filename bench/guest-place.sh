@@ -132,14 +132,33 @@ part_numamem() {
 	numad_stop
 }
 
+# node_of CPU, from sysfs once: job_nodes runs while every CPU is busy,
+# when each command started costs seconds under TCG, so it uses builtins
+declare -A NODE_OF
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	for n in "$c"/node[0-9]*; do
+		NODE_OF[${c##*cpu}]=${n##*node}
+	done
+done
+
 # job_nodes PID - the nodes its workers are running on now: every thread
-# but the last, numa_job's sampler
+# but the last (the highest thread id), numa_job's sampler
 job_nodes() {
-	local t cpu
-	for t in $(ls /proc/"$1"/task | sort -n | head -n -1); do
-		cpu=$(awk '{ print $39 }' /proc/"$1"/task/"$t"/stat)
-		ls -d /sys/devices/system/cpu/cpu"$cpu"/node[0-9]* | sed 's/.*node//'
-	done | sort -nu | paste -sd,
+	local t max=0 stat out=
+	local -A on=()
+	for t in /proc/"$1"/task/*; do
+		t=${t##*/}
+		((t > max)) && max=$t
+	done
+	for t in /proc/"$1"/task/*; do
+		((${t##*/} == max)) && continue
+		read -ra stat <"$t/stat"
+		on[${NODE_OF[${stat[38]}]}]=1
+	done
+	for t in $(printf '%s\n' "${!on[@]}" | sort -n); do
+		out+=${out:+,}$t
+	done
+	echo "$out"
 }
 
 # Where two jobs of half the machine's CPUs each are after HALVES_S seconds:
