@@ -121,7 +121,7 @@ case_tables() {
 	check "nodes has $(($(wc -l <$D/nodes) - 1)) rows, want $n" \
 		test "$(wc -l <$D/nodes)" -eq $((n + 1))
 	check "overhead header" test "$(head -1 $D/overhead)" = \
-		"probe calls mean_ns p50_ns p99_ns max_ns"
+		"probe calls mean_ns p50_ns p99_ns max_ns timed"
 	check "tasks has fewer rows than tracked tasks" \
 		test "$(($(wc -l <$D/tasks) - 1))" -ge \
 		"$(($(status tracked) - 5))"
