@@ -19,6 +19,8 @@ KO=$B/numa_advise-$NA_KVER.ko
 KO_MISSING_TP=$B/numa_advise-missing-tp-$NA_KVER.ko
 D=/sys/kernel/debug/numa_advise
 WHERE="$NA_KVER/$NA_TOPO"
+# shellcheck source=tests/guest/kreports.sh
+. "$(dirname "$0")/kreports.sh"
 passed=0
 failed=0
 
@@ -1016,7 +1018,7 @@ case_modprobe() {
 case_dmesg_clean() {
 	unload
 	local bad
-	bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|sleeping function called from invalid context|Call Trace|RCU stall|soft lockup|hard LOCKUP' | head -3)
+	bad=$(kernel_reports)
 	check "kernel log: $bad" test -z "$bad"
 	check "module still loaded" eval '! loaded'
 }
@@ -1028,7 +1030,7 @@ ALL=(load tables residency migrations node_busy overhead reset hotplug churn cap
 
 # Keep the test's own shell off the nodes the cases measure.
 taskset -pc "$(cpus 0)" $$ >/dev/null
-dmesg -C 2>/dev/null
+kernel_reports_start
 for c in "${@:-${ALL[@]}}"; do
 	run_case "$c"
 done
