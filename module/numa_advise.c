@@ -2347,11 +2347,16 @@ static int na_write_line(char *buf, size_t size, const char __user *ubuf,
 	return 0;
 }
 
-/* policy and mode: read the setting, write a name to change it */
+/*
+ * policy and mode: read the setting, write a name to change it.  A read is
+ * a seq_file, so that it shows one value even when the setting changes
+ * between two read() calls of the same open file.
+ */
 static ssize_t na_choice_write(struct file *file, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
-	const struct na_choice_param *c = file->private_data;
+	const struct na_choice_param *c =
+		((struct seq_file *)file->private_data)->private;
 	char buf[16];
 	int i, ret;
 
@@ -2368,22 +2373,26 @@ static ssize_t na_choice_write(struct file *file, const char __user *ubuf,
 	return len;
 }
 
-static ssize_t na_choice_read(struct file *file, char __user *ubuf,
-			      size_t len, loff_t *ppos)
+static int na_choice_show(struct seq_file *m, void *v)
 {
-	const struct na_choice_param *c = file->private_data;
-	char buf[16];
-	int n;
+	const struct na_choice_param *c = m->private;
 
-	n = scnprintf(buf, sizeof(buf), "%s\n", c->names[READ_ONCE(*c->cur)]);
-	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+	seq_printf(m, "%s\n", c->names[READ_ONCE(*c->cur)]);
+	return 0;
+}
+
+static int na_choice_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, na_choice_show, inode->i_private);
 }
 
 static const struct file_operations na_choice_fops = {
 	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = na_choice_read,
+	.open = na_choice_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
 	.write = na_choice_write,
+	.release = single_release,
 };
 
 /*
@@ -2556,7 +2565,7 @@ static ssize_t na_reset_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
-	if (strcmp(buf, "1") && strcmp(buf, "1\n"))
+	if (strlen(buf) != len || (strcmp(buf, "1") && strcmp(buf, "1\n")))
 		return -EINVAL;
 
 	mutex_lock(&na_reset_lock);
