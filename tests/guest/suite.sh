@@ -527,8 +527,9 @@ case_settings() {
 			out=$("$B/na-write" $D/$f "$bad")
 			check "$f '$bad': $out" test "$out" = EINVAL
 		done
+		# a seq_file: the VFS refuses a write at an offset itself
 		out=$("$B/na-write" $D/$f none 1)
-		check "$f at offset 1: $out" test "$out" = EINVAL
+		check "$f at offset 1: $out" test "$out" = ESPIPE
 	done
 	check "policy changed to $(status policy)" test "$(status policy)" = none
 	check "mode changed to $(status mode)" test "$(status mode)" = advise
@@ -644,6 +645,50 @@ case_classify() {
 	wait "${spins[@]}" 2>/dev/null
 	stop_mt
 	engine_reset
+}
+
+# settings_now - every setting, on one line
+settings_now() {
+	local f
+	for f in policy mode interval_ms min_move_ms gain_pm margin_pm imbalance_pct; do
+		printf '%s=%s ' $f "$(cat $P/$f)"
+	done
+	echo "scope=$(tr '\n' '|' <$D/scope)"
+}
+
+# Hostile writes to every setting, debugfs files and parameters alike (see
+# tests/helpers/na-fuzz.c): each is taken or refused as a model of the
+# module says, first one writer at a time, then two writers and a reader at
+# once, while the engine places two jobs as the writes switch policy and
+# mode.  Afterwards the module runs, every setting is as it was, every mask
+# is back and the kernel said nothing.  NA_FUZZ_SEED repeats a run.
+case_hostile() {
+	local seed=${NA_FUZZ_SEED:-$(date +%s)} writes=${NA_FUZZ_WRITES:-3000}
+	local secs=${NA_FUZZ_SECS:-10} before lines rc
+	engine_setup
+	before=$(settings_now)
+	masks_snapshot /tmp/masks0
+	start_mt -a "$(cpus 1)" -b "$(cpus 3)" || return
+	start_mt -t 2 -a "$(cpus 2)" || return
+	lines=$(dmesg | wc -l)
+	"$B/na-fuzz" -s "$seed" -n "$writes" -j 2 -r 1 -t "$secs" >/tmp/fuzz.out 2>&1
+	rc=$?
+	echo "# hostile: $B/na-fuzz -s $seed -n $writes -j 2 -r 1 -t $secs:" \
+		"$(grep -E '^na-fuzz: (one writer|writer|reader)' /tmp/fuzz.out |
+			sed 's/^na-fuzz: //' | tr '\n' ';')"
+	check "na-fuzz rc $rc: $(grep -vE '^na-fuzz: (seed|one writer|writer|reader|ok|FAILED)' \
+		/tmp/fuzz.out | head -3 | tr '\n' '|')" test $rc -eq 0
+	check "module gone" loaded
+	check "status unreadable" test -n "$(status tracked)"
+	check "settings were: $before; now: $(settings_now)" \
+		test "$(settings_now)" = "$before"
+	stop_mt
+	engine_reset
+	masks_snapshot /tmp/masks1
+	check "masks changed: $(join /tmp/masks0 /tmp/masks1 | awk '$2 != $3' | head -3 | tr '\n' '|')" \
+		test -z "$(join /tmp/masks0 /tmp/masks1 | awk '$2 != $3')"
+	check "kernel log: $(dmesg | tail -n +$((lines + 1)) | head -2 | tr '\n' '|')" \
+		test "$(dmesg | wc -l)" -eq "$lines"
 }
 
 # masks_snapshot FILE - "pid mask" of every task there is
@@ -942,6 +987,21 @@ case_ctl() {
 	engine_reset
 }
 
+# numa-advise-ctl fed random arguments against the loaded module (see
+# tests/ctl-fuzz.sh): no crash, only the exit statuses it documents, and no
+# setting changed by a run that failed.
+case_ctl_fuzz() {
+	local seed=${NA_FUZZ_SEED:-$(date +%s)} runs=${NA_CTL_FUZZ_RUNS:-40} rc
+	echo clear >$D/scope
+	"$(dirname "$0")/../ctl-fuzz.sh" -l -s "$seed" -n "$runs" "$CTL" \
+		>/tmp/ctl-fuzz.log 2>&1
+	rc=$?
+	echo "# ctl_fuzz: $(tail -n 1 /tmp/ctl-fuzz.log)"
+	check "$(grep -v '^ctl-fuzz: seed' /tmp/ctl-fuzz.log | head -n 3 | tr '\n' '|')" \
+		test $rc -eq 0
+	engine_reset
+}
+
 # On one node: the tables still come, with a word that there is one node.
 case_ctl_one_node() {
 	local rc
@@ -1025,8 +1085,8 @@ case_dmesg_clean() {
 
 # distance needs 8 nodes: tests/run.sh asks for it on the 8x2 topology.
 ALL=(load tables residency migrations node_busy overhead reset hotplug churn cap
-	refuse_load reload_under_load settings home classify restore pinned ctl
-	dmesg_clean)
+	refuse_load reload_under_load settings hostile home classify restore pinned
+	ctl ctl_fuzz dmesg_clean)
 
 # Keep the test's own shell off the nodes the cases measure.
 taskset -pc "$(cpus 0)" $$ >/dev/null

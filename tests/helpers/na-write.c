@@ -38,6 +38,7 @@ static const char *errname(int e)
 	case ENOENT: return "ENOENT";
 	case EBUSY: return "EBUSY";
 	case ENOSPC: return "ENOSPC";
+	case ESPIPE: return "ESPIPE";
 	default: return strerror(e);
 	}
 }
