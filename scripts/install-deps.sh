@@ -4,7 +4,10 @@
 # install-deps.sh - install what a fresh Debian 12 machine lacks to build,
 # test and demo numa_advise (only the packages that are missing).
 #
-# usage: install-deps.sh [bench]   (bench: also what `make bench` runs)
+# usage: install-deps.sh [bench|debug]
+#   bench: also what `make bench` runs
+#   debug: also what scripts/debug-kernel.sh needs to build the debug kernel
+#          (`make check-debug`)
 set -euo pipefail
 
 pkgs=(
@@ -26,6 +29,10 @@ pkgs=(
 if [ "${1:-}" = bench ]; then
 	# the benchmarks: perf bench, the peer daemon, the plots
 	pkgs+=(linux-perf numad gnuplot-nox python3)
+fi
+if [ "${1:-}" = debug ]; then
+	# building a kernel from linux-source-6.1 (in the list above)
+	pkgs+=(bc flex bison libelf-dev libssl-dev)
 fi
 
 missing=()

@@ -2,7 +2,8 @@
 # boot.sh - run one script inside a QEMU guest with an emulated NUMA topology.
 #
 # The host kernel cannot load modules, so every test that loads numa_advise.ko
-# runs in a guest booting one of the Debian kernels installed under /boot.  The
+# runs in a guest booting one of the Debian kernels installed under /boot (or,
+# with -K, a kernel built in a source tree: the debug kernel).  The
 # guest boots a tiny busybox initramfs (built from tests/guest/init.sh and
 # cached per kernel), mounts the host's root read-only over 9p, chroots into it
 # and runs SCRIPT there, in the directory boot.sh was started from.
@@ -31,17 +32,22 @@ set -euo pipefail
 
 usage() {
 	cat <<'EOF'
-usage: boot.sh -k KVER [-t TOPO] [-m MEM_PER_NODE_MB] [-T TIMEOUT_S] [-l LOGFILE]
-               SCRIPT [ARGS...]
+usage: boot.sh {-k KVER | -K TREE} [-t TOPO] [-m MEM_PER_NODE_MB] [-T TIMEOUT_S]
+               [-l LOGFILE] SCRIPT [ARGS...]
        boot.sh -k list
 
-Boot /boot/vmlinuz-KVER under QEMU (TCG) with an emulated NUMA topology and run
-SCRIPT ARGS... inside it, chrooted into the host's root (read-only over 9p),
-in the current directory.  SCRIPT sees NA_KVER and NA_TOPO in its environment;
-/tmp /var/tmp /run /var/log are fresh tmpfs in the guest.
+Boot /boot/vmlinuz-KVER (or TREE's bzImage) under QEMU (TCG) with an emulated
+NUMA topology and run SCRIPT ARGS... inside it, chrooted into the host's root
+(read-only over 9p), in the current directory.  SCRIPT sees NA_KVER and
+NA_TOPO in its environment; /tmp /var/tmp /run /var/log are fresh tmpfs in
+the guest.
 
   -k KVER   kernel version (needs /boot/vmlinuz-KVER and /lib/modules/KVER);
             "-k list" prints the usable versions, one per line
+  -K TREE   a kernel built in the source tree TREE instead (its
+            arch/x86/boot/bzImage and .config; the version is TREE's
+            kernel.release): virtio_pci, 9pnet_virtio and 9p must be built
+            in, e.g. the debug kernel of scripts/debug-kernel.sh
   -t TOPO   4x2 (default): 4 nodes x 2 CPUs, distances in a line
                            (neighbours 20, then 30, 40)
             8x2:           8 nodes x 2 CPUs, nodes 0-3 and 4-7 at 16 from
@@ -132,9 +138,10 @@ module_load_order() {
 	local -A seen=()
 
 	for root in virtio_pci 9pnet_virtio 9p; do
-		if grep -Eq "/$root\.ko$" "$moddir/modules.builtin"; then
+		if grep -Eq "/$root\.ko$" "$modules_builtin"; then
 			continue
 		fi
+		[[ -z $tree ]] || fail "$tree: $root is not built in"
 		line=$(grep -E "^[^:]*/$root\.ko(\.[a-z]+)?:" "$moddir/modules.dep") ||
 			fail "$kver has neither a module nor a built-in $root"
 		# "path: dep1 dep2 ...": load dep2 before dep1, the module last.
@@ -304,13 +311,15 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 self="$here/$(basename "${BASH_SOURCE[0]}")"
 
 kver=
+tree=
 topo=4x2
 mem=
 timeout=600
 logfile=
-while getopts ":k:t:m:T:l:h" opt; do
+while getopts ":k:K:t:m:T:l:h" opt; do
 	case $opt in
 	k) kver=$OPTARG ;;
+	K) tree=$OPTARG ;;
 	t) topo=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	T) timeout=$OPTARG ;;
@@ -326,9 +335,25 @@ if [[ $kver == list ]]; then
 	list_kernels
 	exit 0
 fi
-[[ -n $kver ]] || usage_error "-k KVER is required (boot.sh -k list shows them)"
-[[ -f /boot/vmlinuz-$kver ]] || fail "no /boot/vmlinuz-$kver"
-[[ -d /lib/modules/$kver/kernel ]] || fail "no /lib/modules/$kver"
+if [[ -n $tree ]]; then
+	# A kernel in a source tree: its image, config and built-in list.
+	[[ -z $kver ]] || usage_error "-k and -K exclude each other"
+	[[ -d $tree ]] || fail "no kernel tree $tree"
+	tree=$(cd "$tree" && pwd)
+	image=$tree/arch/x86/boot/bzImage
+	[[ -s $image && -s $tree/.config && -s $tree/include/config/kernel.release ]] ||
+		fail "$tree has no built kernel (arch/x86/boot/bzImage, .config, include/config/kernel.release)"
+	read -r kver <"$tree/include/config/kernel.release"
+	kconfig=$tree/.config
+	modules_builtin=$tree/modules.builtin
+else
+	[[ -n $kver ]] || usage_error "-k KVER or -K TREE is required (boot.sh -k list shows the versions)"
+	[[ -f /boot/vmlinuz-$kver ]] || fail "no /boot/vmlinuz-$kver"
+	[[ -d /lib/modules/$kver/kernel ]] || fail "no /lib/modules/$kver"
+	image=/boot/vmlinuz-$kver
+	kconfig=/boot/config-$kver
+	modules_builtin=/lib/modules/$kver/modules.builtin
+fi
 
 cpus_per_node=2
 case $topo in
@@ -375,16 +400,26 @@ builddir=${NA_BUILD:-$repo/build}/guest
 mkdir -p "$builddir"
 builddir=$(cd "$builddir" && pwd)
 
-# The initramfs depends only on the kernel version: cache it.
+# The initramfs depends only on the kernel version: cache it.  (A tree's
+# kernel has the 9p chain built in: its initramfs holds no module.)
 initramfs=$builddir/initramfs-$kver.cpio.gz
+if [[ -n $tree ]]; then
+	moddeps=$modules_builtin
+else
+	moddeps=/lib/modules/$kver/modules.dep
+fi
 if [[ ! -s $initramfs || $self -nt $initramfs || $here/init.sh -nt $initramfs ||
-	/lib/modules/$kver/modules.dep -nt $initramfs ]]; then
+	$moddeps -nt $initramfs ]]; then
 	build_initramfs "$initramfs"
 fi
 
 # Likewise the uncompressed kernel; fall back to the bzImage if there is none.
+# A tree's kernel boots as its bzImage: the debug kernel's PVH entry cannot
+# run before KASAN is set up (see scripts/debug-kernel.sh).
 kernel=$builddir/vmlinux-$kver
-if [[ ! -s $kernel || /boot/vmlinuz-$kver -nt $kernel ]] &&
+if [[ -n $tree ]]; then
+	kernel=$image
+elif [[ ! -s $kernel || /boot/vmlinuz-$kver -nt $kernel ]] &&
 	! extract_vmlinux "$kernel"; then
 	echo "boot.sh: cannot extract a PVH-bootable vmlinux from /boot/vmlinuz-$kver; booting it as is (slower)" >&2
 	kernel=/boot/vmlinuz-$kver
@@ -437,7 +472,7 @@ append="console=ttyS0 loglevel=7 panic=-1 tsc=reliable cryptomgr.notests"
 # minute, so they still catch a real hang without crying at emulation.
 append+=" rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30"
 host_mhz=$(awk -F: '/^cpu MHz/ { print int($2); exit }' /proc/cpuinfo)
-guest_hz=$(sed -n 's/^CONFIG_HZ=//p' "/boot/config-$kver" 2>/dev/null)
+guest_hz=$(sed -n 's/^CONFIG_HZ=//p' "$kconfig" 2>/dev/null)
 if [[ -n $host_mhz && -n $guest_hz ]]; then
 	append+=" lpj=$((host_mhz * 1000000 / guest_hz))"
 fi
