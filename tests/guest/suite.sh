@@ -382,6 +382,51 @@ case_refuse_load() {
 	load
 }
 
+# Every module parameter fed bad values at load: out of range, not a
+# number, overflowing, 5000 digits, format strings, bytes outside ASCII,
+# no value at all, a good value then a bad one.  Each load is refused with
+# a line naming the parameter, and leaves nothing behind.
+case_hostile_load() {
+	local p name lo hi v before long tries=0 vals
+	unload || return
+	long=$(printf '9%.0s' {1..5000})
+	for p in max_tasks:16:1048576 interval_ms:10:60000 min_move_ms:0:3600000 \
+		gain_pm:0:10000 margin_pm:0:500 imbalance_pct:100:200 policy mode; do
+		IFS=: read -r name lo hi <<<"$p"
+		vals=('' -1 abc 0x 1e3 99999999999999999999 4294967296 "$long" \
+			'%s%n' $'\xff\xfe' 1,2 "'7'")
+		if [ -n "$hi" ]; then
+			vals+=($((hi + 1)))
+			[ "$lo" -eq 0 ] || vals+=($((lo - 1)))
+		else
+			vals+=(Home 'home,' advise_ distance2 enforce_ none,none)
+		fi
+		for v in "${vals[@]}"; do
+			[ "$name/$v" = "mode/'7'" ] && continue
+			tries=$((tries + 1))
+			before=$(dmesg | wc -l)
+			if insmod "$KO" "$name=$v" 2>/dev/null; then
+				case_errors+=("$name='${v:0:20}' accepted")
+				rmmod numa_advise
+			elif ! dmesg | tail -n +$((before + 1)) | grep -q "numa_advise: $name must be"; then
+				case_errors+=("$name='${v:0:20}': log says '$(dmesg | tail -n +$((before + 1)) | head -n 1)'")
+			fi
+		done
+	done
+	for v in interval_ms 'policy=home policy=bogus' 'interval_ms=100 interval_ms=5'; do
+		tries=$((tries + 1))
+		# shellcheck disable=SC2086 # $v: one or two parameters
+		if insmod "$KO" $v 2>/dev/null; then
+			case_errors+=("'$v' accepted")
+			rmmod numa_advise
+		fi
+	done
+	echo "# hostile_load: $tries bad loads"
+	check "left loaded" eval '! loaded'
+	check "left $D behind" test ! -e $D
+	load
+}
+
 # Load and unload 20 times while hackbench switches tasks at full speed.
 case_reload_under_load() {
 	local i hb sw minsw
@@ -757,6 +802,168 @@ case_restore() {
 	load
 }
 
+# live_tasks - how many tasks (threads) there are
+live_tasks() {
+	local t n=0
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		n=$((n + 1))
+	done
+	echo $n
+}
+
+# stale_rows - pids of the tasks table whose task is gone
+stale_rows() {
+	local p
+	awk 'NR > 1 { print $1 }' $D/tasks | while read -r p; do
+		[ -e /proc/$p ] || echo "$p"
+	done
+}
+
+# While every kind of churn runs at once for NA_STORM_SECS (default 15):
+# fork and exec storms, thread groups made and unmade, threads changing
+# their own affinity, two CPUs going offline and online, the policy and
+# mode switched every second, and two jobs the engine places.  Afterwards
+# the jobs' masks are back, the threads' masks are what they last chose,
+# no other mask changed, the module tracks no task that is gone and the
+# kernel reported nothing.
+case_storm() {
+	local secs=${NA_STORM_SECS:-15} end i c word tid list bad= loops=()
+	local sp hp=/sys/devices/system/cpu
+	engine_setup
+	echo 50 >$P/interval_ms
+	echo 0 >$P/min_move_ms
+	sleep 1
+	masks_snapshot /tmp/masks0
+	start_mt -m 4 -t 2 -a "$(cpus 1)" || return
+	start_mt -m 4 -a "$(cpus 2)" -b "$(cpus 3)" || return
+	taskset -c "$(all_cpus)" "$B/selfpin" 4 "$secs" >/tmp/selfpin.out &
+	sp=$!
+	end=$((SECONDS + secs))
+	(while [ $SECONDS -lt $end ]; do "$B/churn" 500; done >/dev/null) &
+	loops+=($!)
+	(while [ $SECONDS -lt $end ]; do "$B/churn" -x 20; done >/dev/null) &
+	loops+=($!)
+	(while [ $SECONDS -lt $end ]; do
+		for c in 3 5; do echo 0 >$hp/cpu$c/online; done
+		sleep 0.5
+		for c in 3 5; do echo 1 >$hp/cpu$c/online; done
+		sleep 0.5
+	done) &
+	loops+=($!)
+	for ((i = 0; SECONDS < end; i++)); do
+		case $((i % 4)) in
+		0) echo home >$D/policy; echo enforce >$D/mode ;;
+		1) echo distance >$D/policy ;;
+		2) echo advise >$D/mode ;;
+		3) echo enforce >$D/mode ;;
+		esac
+		sleep 1
+	done
+	wait "${loops[@]}"
+	for c in 3 5; do
+		check "cpu$c left offline" grep -q 1 $hp/cpu$c/online
+	done
+	wait_for 60 grep -q '^done' /tmp/selfpin.out ||
+		case_errors+=("selfpin did not finish: $(tr '\n' '|' </tmp/selfpin.out)")
+	echo advise >$D/mode
+	check "advise: job masks $(allowed "${mt_pids[0]}") $(allowed "${mt_pids[1]}")" \
+		every_mask_full "${mt_pids[@]}"
+	stop_mt
+	sleep 2
+	# (the idle tasks, one a CPU, are tracked and not in /proc)
+	check "tracked $(status tracked), more than the $(live_tasks) tasks there are" \
+		test "$(status tracked)" -le $(($(live_tasks) + $(nproc --all)))
+	check "rows of tasks gone: $(stale_rows | head -5 | tr '\n' ' ')" \
+		test -z "$(stale_rows)"
+	check "dropped $(status dropped)" test "$(status dropped)" -eq 0
+	echo "# storm: ${secs} s; moves $(status moves), restores $(status restores)," \
+		"overridden $(status overridden), apply_errors $(status apply_errors)"
+	unload
+	while read -r word tid list; do
+		[ "$word" = final ] || continue
+		same_list "$(allowed "$sp/task/$tid")" "$list" ||
+			bad+="$tid $(allowed "$sp/task/$tid") not $list;"
+	done </tmp/selfpin.out
+	check "threads' own masks lost: $bad" test -z "$bad"
+	check "selfpin printed no mask" grep -q '^final' /tmp/selfpin.out
+	kill "$sp"
+	wait "$sp" 2>/dev/null
+	masks_snapshot /tmp/masks1
+	check "masks changed: $(join /tmp/masks0 /tmp/masks1 | awk '$2 != $3' | head -3 | tr '\n' '|')" \
+		test -z "$(join /tmp/masks0 /tmp/masks1 | awk '$2 != $3')"
+	check "kernel: $(kernel_reports | tr '\n' '|')" test -z "$(kernel_reports)"
+	load
+	engine_reset
+}
+
+# The module unloaded while its engine places jobs, at a different moment
+# each time: no mask is ever left narrowed.
+case_unload_mid_apply() {
+	local i n placed=0 p
+	engine_setup
+	unload || return
+	for n in 1 2 3; do
+		start_mt -m 4 -a "$(cpus $n)" || return
+	done
+	for ((i = 0; i < 5; i++)); do
+		load policy=home mode=enforce interval_ms=10 min_move_ms=0 || break
+		sleep "0.$((RANDOM % 10))"
+		p=$(status placed)
+		[ "${p:-0}" -gt 0 ] && placed=$((placed + 1))
+		unload || break
+		for p in "${mt_pids[@]}"; do
+			threads_mask_is "$p" "$(all_cpus)" ||
+				case_errors+=("round $i: $p left with $(allowed "$p")")
+		done
+	done
+	echo "# unload_mid_apply: $placed of $i rounds unloaded with tasks placed"
+	check "no round unloaded with a task placed" test $placed -gt 0
+	stop_mt
+	load
+}
+
+# A task placed, then gone, and a new task given its pid: the newcomer
+# starts with its own mask, an empty history and a record of its own, not
+# the old task's.  (The programs that fork until the pid comes round and
+# that run under it are kept out of the scope: the engine would place them
+# for the burst of work an exec is, which is not what this case is about.)
+case_pid_reuse() {
+	local pid_max old old_rt rt
+	engine_setup
+	read -r pid_max </proc/sys/kernel/pid_max
+	echo 1000 >/proc/sys/kernel/pid_max
+	# above the pids the kernel never hands out again (RESERVED_PIDS)
+	echo 500 >/proc/sys/kernel/ns_last_pid
+	echo 'exclude comm reuse' >$D/scope
+	echo 'exclude comm sleep' >$D/scope
+	echo home >$D/policy
+	echo enforce >$D/mode
+	start_mt -m 4 -a "$(cpus 1)" -b "$(cpus 3)" || return
+	old=$mt_pid
+	wait_for 20 mask_is $old "$(cpus 1)" ||
+		case_errors+=("not placed: $(advice_row $old)")
+	sleep 1
+	old_rt=$(task $old runtime_ns)
+	stop_mt
+	: >/tmp/reuse.out
+	taskset -c "$(all_cpus)" "$B/reuse" $old sleep 1000 >/tmp/reuse.out &
+	wait_for 60 grep -q reused /tmp/reuse.out ||
+		case_errors+=("pid $old not reused: $(cat /tmp/reuse.out)")
+	sleep 2
+	rt=$(task $old runtime_ns)
+	check "pid $old reused: mask $(allowed $old), not all CPUs" \
+		mask_is $old "$(all_cpus)"
+	check "pid $old reused: runtime ${rt:-none} ns, the old task's $old_rt" \
+		test "${rt:-0}" -lt 500000000 -a "${old_rt:-0}" -gt 500000000
+	check "pid $old reused: advice $(advice_row $old)" \
+		test "$(advice $old comm)/$(advice $old reason)/$(advice $old placed)" = sleep/excluded/-
+	echo "# pid_reuse: $(cat /tmp/reuse.out)"
+	kill $old
+	wait
+	echo "$pid_max" >/proc/sys/kernel/pid_max
+	engine_reset
+}
+
 # A task its user pinned with taskset, one whose comm is excluded and one in
 # an excluded cgroup are never moved, while an identical job beside them
 # is; a task excluded by pid once placed gets its mask back.
@@ -1085,8 +1292,8 @@ case_dmesg_clean() {
 
 # distance needs 8 nodes: tests/run.sh asks for it on the 8x2 topology.
 ALL=(load tables residency migrations node_busy overhead reset hotplug churn cap
-	refuse_load reload_under_load settings hostile home classify restore pinned
-	ctl ctl_fuzz dmesg_clean)
+	refuse_load hostile_load reload_under_load settings hostile home classify
+	restore storm unload_mid_apply pid_reuse pinned ctl ctl_fuzz dmesg_clean)
 
 # Keep the test's own shell off the nodes the cases measure.
 taskset -pc "$(cpus 0)" $$ >/dev/null

@@ -2,13 +2,15 @@
 /*
  * churn - create and reap N short-lived tasks, half processes, half threads
  *
- * usage: churn N
- * Every task does nothing and exits; all are reaped before churn exits, so
- * each one reaches sched_process_free.
+ * usage: churn [-x] N
+ * Every task does nothing and exits (with -x, each process execs /bin/true
+ * first); all are reaped before churn exits, so each one reaches
+ * sched_process_free.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,11 +23,13 @@ static void *nothing(void *arg)
 
 int main(int argc, char **argv)
 {
+	int do_exec = argc == 3 && !strcmp(argv[1], "-x");
 	long n, done = 0;
 	char *end;
 
-	if (argc != 2 || (n = strtol(argv[1], &end, 10)) <= 0 || *end) {
-		fprintf(stderr, "usage: churn N\n");
+	if (argc != 2 + do_exec ||
+	    (n = strtol(argv[1 + do_exec], &end, 10)) <= 0 || *end) {
+		fprintf(stderr, "usage: churn [-x] N\n");
 		return 2;
 	}
 	while (done < n) {
@@ -40,8 +44,11 @@ int main(int argc, char **argv)
 				perror("churn: fork");
 				return 1;
 			}
-			if (pid == 0)
+			if (pid == 0) {
+				if (do_exec)
+					execl("/bin/true", "true", (char *)NULL);
 				_exit(0);
+			}
 		}
 		/* ... and of threads, so both exit paths are exercised */
 		for (; k < BATCH / 2 && done < n; k++, done++) {
