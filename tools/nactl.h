@@ -93,5 +93,6 @@ int nactl_parse_args(int argc, char **argv, struct nactl_opts *o,
 		     FILE *err);
 int nactl_lookup(const char *const *names, const char *s);
 void nactl_list(FILE *f, const char *const *names);
+const char *nactl_shown(const char *s);
 
 #endif /* NACTL_H */

@@ -50,6 +50,30 @@ void nactl_list(FILE *f, const char *const *names)
 	fputc('\n', f);
 }
 
+/*
+ * nactl_shown - @s as a message may echo it: control and non-ASCII bytes
+ * escaped, and cut after 64 characters, so that a refusal stays one line.
+ * The result lives in a static buffer until the next call.
+ */
+const char *nactl_shown(const char *s)
+{
+	static char buf[64 + 4 + 4];
+	size_t n = 0;
+
+	for (; *s && n < 64; s++) {
+		unsigned char c = *s;
+
+		if (c == '\n')
+			n += sprintf(buf + n, "\\n");
+		else if (c < ' ' || c > '~')
+			n += sprintf(buf + n, "\\x%02x", c);
+		else
+			buf[n++] = c;
+	}
+	strcpy(buf + n, *s ? "..." : "");
+	return buf;
+}
+
 /* number - a whole number in [lo, hi], or -1 */
 static long number(const char *s, long lo, long hi)
 {
@@ -118,7 +142,7 @@ int nactl_parse_args(int argc, char **argv, struct nactl_opts *o, FILE *err)
 				o->json = true;
 			else {
 				fprintf(err, "numa-advise-ctl: unknown option '%s' (see --help)\n",
-					argv[optind - 1]);
+					nactl_shown(argv[optind - 1]));
 				return NACTL_USAGE;
 			}
 		}
@@ -131,7 +155,7 @@ int nactl_parse_args(int argc, char **argv, struct nactl_opts *o, FILE *err)
 	c = nactl_lookup(nactl_cmd_names, argv[optind]);
 	if (c < 0) {
 		fprintf(err, "numa-advise-ctl: unknown command '%s'; commands: ",
-			argv[optind]);
+			nactl_shown(argv[optind]));
 		nactl_list(err, nactl_cmd_names);
 		return NACTL_USAGE;
 	}
@@ -180,7 +204,7 @@ int nactl_parse_args(int argc, char **argv, struct nactl_opts *o, FILE *err)
 			break;
 		default:
 			fprintf(err, "numa-advise-ctl %s: unknown option '%s' (see numa-advise-ctl %s --help)\n",
-				nactl_cmd_names[c], argv[optind - 1],
+				nactl_cmd_names[c], nactl_shown(argv[optind - 1]),
 				nactl_cmd_names[c]);
 			return NACTL_USAGE;
 		}
@@ -197,6 +221,6 @@ bad_value:
 	for (c = 0; longopts[c].name && longopts[c].val != opt; c++)
 		;
 	fprintf(err, "numa-advise-ctl %s: bad value '%s' for --%s\n",
-		nactl_cmd_names[o->cmd], optarg, longopts[c].name);
+		nactl_cmd_names[o->cmd], nactl_shown(optarg), longopts[c].name);
 	return NACTL_USAGE;
 }

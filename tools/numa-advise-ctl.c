@@ -133,7 +133,7 @@ static int check_access(void)
 			    " (mount -t debugfs none " DEBUGFS ")");
 	if (access(opts->debugfs, F_OK))
 		return fail(NACTL_NOT_LOADED, "no %s: is numa_advise loaded?",
-			    opts->debugfs);
+			    nactl_shown(opts->debugfs));
 	return 0;
 }
 
@@ -145,7 +145,8 @@ static int read_table(struct nactl_table *t, const char *file)
 	snprintf(path, sizeof(path), "%s/%s", opts->debugfs, file);
 	ret = nactl_table_read(t, path);
 	if (ret)
-		return fail(NACTL_FAILED, "cannot read %s: %s", path, strerror(-ret));
+		return fail(NACTL_FAILED, "cannot read %s: %s", nactl_shown(path),
+			    strerror(-ret));
 	return 0;
 }
 
@@ -386,14 +387,15 @@ static int cmd_choice(const char *file, const char *const *names)
 	}
 	if (nactl_lookup(names, opts->args[0]) < 0) {
 		fprintf(stderr, "numa-advise-ctl: unknown %s '%s'; valid: ", file,
-			opts->args[0]);
+			nactl_shown(opts->args[0]));
 		nactl_list(stderr, names);
 		return NACTL_USAGE;
 	}
 	ret = write_value(path, opts->args[0]);
 	if (ret)
 		return fail(ret == -EINVAL ? NACTL_USAGE : NACTL_FAILED,
-			    "numa_advise refused %s %s: %s", file, opts->args[0],
+			    "numa_advise refused %s %s: %s", file,
+			    nactl_shown(opts->args[0]),
 			    strerror(-ret));
 	return 0;
 }
@@ -407,7 +409,7 @@ static int cmd_set(void)
 		return ret;
 	if (nactl_lookup(nactl_params, opts->args[0]) < 0) {
 		fprintf(stderr, "numa-advise-ctl: no settable parameter '%s'; valid: ",
-			opts->args[0]);
+			nactl_shown(opts->args[0]));
 		nactl_list(stderr, nactl_params);
 		return NACTL_USAGE;
 	}
@@ -416,7 +418,7 @@ static int cmd_set(void)
 	if (ret)
 		return fail(ret == -EINVAL ? NACTL_USAGE : NACTL_FAILED,
 			    "numa_advise refused %s=%s: %s (modinfo numa_advise lists the ranges)",
-			    opts->args[0], opts->args[1], strerror(-ret));
+			    opts->args[0], nactl_shown(opts->args[1]), strerror(-ret));
 	return 0;
 }
 
@@ -453,7 +455,8 @@ static int cmd_scope(void)
 	ret = write_value(path, rule);
 	if (ret)
 		return fail(ret == -EINVAL ? NACTL_USAGE : NACTL_FAILED,
-			    "numa_advise refused the rule '%s': %s", rule,
+			    "numa_advise refused the rule '%s': %s",
+			    nactl_shown(rule),
 			    strerror(-ret));
 	return 0;
 }

@@ -183,6 +183,8 @@ static void args_refused_with_one_line(void **state)
 		{ "trace", "--duration", "" }, { "set", "interval_ms" },
 		{ "policy", "home", "extra" }, { "status", "now" },
 		{ "tasks", "--frobnicate" }, { "top", "--iterations", "1x" },
+		/* what is echoed back cannot break the line */
+		{ "tasks", "--top", "1\n2" }, { "po\nlicy" }, { "--x\ny" },
 	};
 	struct nactl_opts o;
 	unsigned int i;
