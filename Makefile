@@ -5,6 +5,10 @@
 #   make demo    install what is missing, build, boot a 4-node guest, load
 #                the module, run a mixed workload, show its tables
 #   make check   every test: unit, module builds (W=1), guests on each kernel
+#   make check-stress  the long tier: churn, hostile writers and the fuzzed
+#                tool for STRESS_MINUTES (default 10) in a guest per kernel
+#   make check-debug  the guest suite on a debug kernel (lockdep, KASAN,
+#                kmemleak, atomic sleep), built once per machine
 #   make module  build the module against KDIR (default: the running kernel)
 #   make tool    build tools/numa-advise-ctl
 #   make install register the module with DKMS and build it for KVERS;
@@ -38,6 +42,22 @@ deps:
 
 check: deps
 	tests/run.sh
+
+# The reliability cases turned up (tests/stress.sh): about STRESS_MINUTES*3
+# + 5 minutes, the kernels side by side.
+STRESS_MINUTES ?= 10
+check-stress: deps
+	tests/stress.sh -m $(STRESS_MINUTES)
+
+# The guest suite on a 6.1 kernel with lockdep, KASAN, kmemleak and the
+# atomic-sleep check; any report of theirs fails it.  The kernel is built
+# the first time (scripts/debug-kernel.sh, 14 minutes on 2 cores here) and
+# kept in NA_CACHE (default /var/cache/numa_advise/debug-kernel); its
+# guests are several times slower than make check's.
+check-debug:
+	scripts/install-deps.sh debug
+	tree=$$(scripts/debug-kernel.sh) && \
+		NA_BUILD=$(CURDIR)/build/debug tests/run.sh -K "$$tree" -s guest -s topo8
 
 demo: deps
 	tests/demo.sh $(DEMO_KVER)  # default: the newest kernel
@@ -91,4 +111,4 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool deps check demo bench install uninstall deb clean
+.PHONY: all module tool deps check check-stress check-debug demo bench install uninstall deb clean

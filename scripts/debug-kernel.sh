@@ -25,7 +25,7 @@
 # the guest loads no module but numa_advise.  The configuration starts from
 # x86_64_defconfig + kvm_guest.config and switches off what a QEMU guest
 # with a 9p root never uses, to keep the build short on a small machine
-# (about 50 minutes on 2 cores here).
+# (14 minutes on 2 cores here).
 set -euo pipefail
 
 src=/usr/src/linux-source-6.1.tar.xz

@@ -3,9 +3,15 @@
 #
 # run.sh - every test of the project: `make check` runs this
 #
-# usage: tests/run.sh [-k KVER]... [-s STAGE]...
+# usage: tests/run.sh [-k KVER]... [-K TREE]... [-s STAGE]...
 #   -k KVER   test against this kernel (default: every kernel with headers
 #             and an image here, see tests/guest/boot.sh -k list)
+#   -K TREE   test against the kernel built in source tree TREE (the module
+#             built with make -C TREE, guests booted with boot.sh -K TREE,
+#             with the longer timeouts of a debug kernel: NA_TREE_TIMEOUT
+#             for a guest run, default 3600 s, NA_BOOT_TIMEOUT default
+#             600 s); e.g. the debug kernel, see make check-debug.  Only
+#             -K: no other kernel; never in the install stage
 #   -s STAGE  run only these stages: unit, build, guest, topo8, install
 #             (default all; install puts the module into this machine's
 #             DKMS and module tree, and takes it out again: root only)
@@ -19,11 +25,22 @@ cd "$top" || exit 2
 B=${NA_BUILD:-$top/build}
 kvers=()
 stages=()
-while getopts "k:s:" opt; do
+# kernel version -> its source tree, for the -K kernels
+declare -A tree_of=()
+while getopts "k:K:s:" opt; do
 	case $opt in
 	k) kvers+=("$OPTARG") ;;
+	K)
+		if ! [ -s "$OPTARG/include/config/kernel.release" ]; then
+			echo "run.sh: $OPTARG is not a built kernel tree" >&2
+			exit 2
+		fi
+		read -r kv <"$OPTARG/include/config/kernel.release"
+		tree_of[$kv]=$(cd "$OPTARG" && pwd)
+		kvers+=("$kv")
+		;;
 	s) stages+=("$OPTARG") ;;
-	*) echo "usage: $0 [-k KVER]... [-s unit|build|guest|topo8|install]..." >&2; exit 2 ;;
+	*) echo "usage: $0 [-k KVER]... [-K TREE]... [-s unit|build|guest|topo8|install]..." >&2; exit 2 ;;
 	esac
 done
 [ ${#kvers[@]} -gt 0 ] || mapfile -t kvers < <(tests/guest/boot.sh -k list)
@@ -73,7 +90,7 @@ build_module() { # KVER NAME [KCFLAGS]
 	# the module reads its version from ../dkms.conf, as in the DKMS tree
 	rm -rf "$dir" && mkdir -p "$dir/module" && cp dkms.conf "$dir/" &&
 		cp module/Kbuild module/*.[ch] "$dir/module/"
-	make -C "/lib/modules/$kver/build" M="$dir/module" W=1 KCFLAGS="${3:-}" modules \
+	make -C "${tree_of[$kver]:-/lib/modules/$kver/build}" M="$dir/module" W=1 KCFLAGS="${3:-}" modules \
 		>"$dir/build.log" 2>&1 || return 1
 	cp "$dir/module/numa_advise.ko" "$B/$name-$kver.ko"
 }
@@ -168,13 +185,18 @@ fi
 if want topo8; then
 	# The 8-node layout (two groups of four close nodes) on the newest
 	# kernel; the 2014 seed's case on it, with one CPU a node (half the
-	# emulation), on every kernel.
-	runs+=("${kvers[-1]} 8x2 load tables migrations dmesg_clean")
+	# emulation), on every kernel.  A tree's kernel (the debug kernel,
+	# several times slower) gets only the latter.
+	newest=
+	for k in "${kvers[@]}"; do
+		[ -n "${tree_of[$k]:-}" ] || newest=$k
+	done
+	[ -z "$newest" ] || runs+=("$newest 8x2 load tables migrations dmesg_clean")
 	for k in "${kvers[@]}"; do
 		runs+=("$k 8x1 load distance dmesg_clean")
 	done
 	# and the tool on a machine with a single node
-	runs+=("${kvers[-1]} 1x2 load ctl_one_node dmesg_clean")
+	[ -z "$newest" ] || runs+=("$newest 1x2 load ctl_one_node dmesg_clean")
 fi
 
 guest_log() { echo "$B/guest-$1-$2.log"; }
@@ -185,8 +207,16 @@ for r in "${runs[@]}"; do
 		wait -n
 	done
 	log=$(guest_log "$kver" "$topo")
+	# A tree's kernel (the debug kernel) boots and runs several times slower.
+	if [ -n "${tree_of[$kver]:-}" ]; then
+		kernel=(-K "${tree_of[$kver]}" -T "${NA_TREE_TIMEOUT:-3600}")
+		boot_timeout=${NA_BOOT_TIMEOUT:-600}
+	else
+		kernel=(-k "$kver")
+		boot_timeout=${NA_BOOT_TIMEOUT:-90}
+	fi
 	# shellcheck disable=SC2086 # $cases: a list of case names
-	tests/guest/boot.sh -k "$kver" -t "$topo" -l "$log.console" \
+	NA_BOOT_TIMEOUT=$boot_timeout tests/guest/boot.sh "${kernel[@]}" -t "$topo" -l "$log.console" \
 		tests/guest/suite.sh "$B" $cases >"$log" 2>&1 &
 done
 wait
@@ -202,7 +232,11 @@ done
 # After the other guests: it rewrites this machine's modules.dep, which a
 # guest reads when its initramfs is first built.
 if want install; then
-	tally < <(tests/install.sh "$B" "${kvers[@]}" 2>&1)
+	installed=()
+	for k in "${kvers[@]}"; do
+		[ -n "${tree_of[$k]:-}" ] || installed+=("$k")
+	done
+	[ ${#installed[@]} -eq 0 ] || tally < <(tests/install.sh "$B" "${installed[@]}" 2>&1)
 fi
 
 echo "$passed passed, $failed failed"
