@@ -324,9 +324,8 @@ static inline u64 na_since(u64 last)
  *
  * The fork probe reads @key, @born, @last_nodes and @prev_nodes, lock-free:
  * the engine writes those inside write_seqcount_begin/end on @seq with
- * preemption off,
- * so a reader on another CPU waits a few instructions at most, and none
- * runs on this CPU meanwhile.  The `tasks` reader takes @home and @mem
+ * interrupts off (na_rec_publish), so a reader on another CPU waits a few
+ * stores at most, and none runs on this CPU meanwhile.  The `tasks` reader takes @home and @mem
  * with READ_ONCE() after checking @key, and may show a value a round old.
  */
 struct na_rec {
@@ -1333,18 +1332,28 @@ static bool na_in_scope(const struct na_rec *r, const struct na_task *t)
 
 /* ---- records ---- */
 
-/* na_rec_publish - the fields the fork probe reads, see struct na_rec */
+/*
+ * na_rec_publish - the fields the fork probe reads, see struct na_rec.
+ * Interrupts are off, not only preemption: the probe reads @r->seq inside
+ * its CPU's pc->seq section, which the switch probe opens under the
+ * runqueue lock, so lockdep sees the runqueue lock (taken in hardirq
+ * context) ordered before @r->seq, and a write section an interrupt could
+ * enter would be an inversion to it.  It also keeps the reader's wait to a
+ * few stores.
+ */
 static void na_rec_publish(struct na_rec *r, unsigned long key, u64 born,
 			   u64 last, u64 prev)
 {
-	preempt_disable();
+	unsigned long flags;
+
+	local_irq_save(flags);
 	write_seqcount_begin(&r->seq);
 	r->key = key;
 	r->born = born;
 	r->last_nodes = last;
 	r->prev_nodes = prev;
 	write_seqcount_end(&r->seq);
-	preempt_enable();
+	local_irq_restore(flags);
 }
 
 /* na_rec_narrowing - tell the fork probe @nodes is @r's mask from now */
