@@ -211,13 +211,15 @@ for r in "${runs[@]}"; do
 	if [ -n "${tree_of[$kver]:-}" ]; then
 		kernel=(-K "${tree_of[$kver]}" -T "${NA_TREE_TIMEOUT:-3600}")
 		boot_timeout=${NA_BOOT_TIMEOUT:-600}
+		knobs=(NA_TIME_SCALE=4)
 	else
 		kernel=(-k "$kver")
 		boot_timeout=${NA_BOOT_TIMEOUT:-90}
+		knobs=()
 	fi
 	# shellcheck disable=SC2086 # $cases: a list of case names
 	NA_BOOT_TIMEOUT=$boot_timeout tests/guest/boot.sh "${kernel[@]}" -t "$topo" -l "$log.console" \
-		tests/guest/suite.sh "$B" $cases >"$log" 2>&1 &
+		tests/guest/suite.sh "$B" "${knobs[@]}" $cases >"$log" 2>&1 &
 done
 wait
 for r in "${runs[@]}"; do
