@@ -107,15 +107,20 @@ declare -A seen=()
 for ((run = 0; run < runs; run++)); do
 	make_args
 	[ -n "$live" ] && before=$(settings)
-	timeout -s INT -k 2 5 "$ctl" "${args[@]}" >/tmp/ctl-fuzz.out 2>/tmp/ctl-fuzz.err </dev/null
+	# trace and top run until stopped: 5 s of them, then SIGINT.  Anything
+	# else must end by itself; 60 s, not 5, before calling it hung, since
+	# on a loaded machine (guests on every CPU) a short run can wait
+	# seconds for a CPU.
+	case ${args[0]:-} in
+	trace | top) limit=5 ;;
+	*) limit=60 ;;
+	esac
+	timeout -s INT -k 2 $limit "$ctl" "${args[@]}" >/tmp/ctl-fuzz.out 2>/tmp/ctl-fuzz.err </dev/null
 	rc=$?
 	seen[$rc]=$((${seen[$rc]:-0} + 1))
 	why=
 	if ((rc == 124)); then
-		case ${args[0]:-} in
-		trace | top) ;;
-		*) why="hung" ;;
-		esac
+		((limit == 5)) || why="hung for $limit s"
 	elif ((rc > 6)); then
 		why="exit status $rc: $(grep -m1 -E 'ERROR|runtime error|Sanitizer' /tmp/ctl-fuzz.err)"
 	elif ((rc == 2)) && [ "$(wc -l </tmp/ctl-fuzz.err)" -ne 1 ]; then
