@@ -9,7 +9,7 @@
 #   -K TREE   test against the kernel built in source tree TREE (the module
 #             built with make -C TREE, guests booted with boot.sh -K TREE,
 #             with the longer timeouts of a debug kernel: NA_TREE_TIMEOUT
-#             for a guest run, default 3600 s, NA_BOOT_TIMEOUT default
+#             for a guest run, default 7200 s, NA_BOOT_TIMEOUT default
 #             600 s); e.g. the debug kernel, see make check-debug.  Only
 #             -K: no other kernel; never in the install stage
 #   -s STAGE  run only these stages: unit, build, guest, topo8, install
@@ -209,7 +209,7 @@ for r in "${runs[@]}"; do
 	log=$(guest_log "$kver" "$topo")
 	# A tree's kernel (the debug kernel) boots and runs several times slower.
 	if [ -n "${tree_of[$kver]:-}" ]; then
-		kernel=(-K "${tree_of[$kver]}" -T "${NA_TREE_TIMEOUT:-3600}")
+		kernel=(-K "${tree_of[$kver]}" -T "${NA_TREE_TIMEOUT:-7200}")
 		boot_timeout=${NA_BOOT_TIMEOUT:-600}
 		knobs=(NA_TIME_SCALE=4)
 	else
