@@ -44,7 +44,7 @@ check: deps
 	tests/run.sh
 
 # The reliability cases turned up (tests/stress.sh): about STRESS_MINUTES*3
-# + 5 minutes, the kernels side by side.
+# + 10 minutes, the kernels side by side.
 STRESS_MINUTES ?= 10
 check-stress: deps
 	tests/stress.sh -m $(STRESS_MINUTES)

@@ -114,6 +114,10 @@ if dkms status -m numa_advise 2>/dev/null | grep -q . || [ -e "$CONF" ] ||
 	exit 1
 fi
 rm -rf "$L" && mkdir -p "$L"
+# A Debian system has /usr/local/share/man (base-files makes it, and make
+# uninstall leaves it); a trimmed image may lack it: make it first, as
+# base-files would, so that it is part of the machine as it was.
+mkdir -p /usr/local/share/man
 snapshot >"$L/before.list"
 
 # Whatever happens, leave the machine as it was.

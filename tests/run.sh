@@ -213,7 +213,9 @@ for r in "${runs[@]}"; do
 		boot_timeout=${NA_BOOT_TIMEOUT:-600}
 		knobs=(NA_TIME_SCALE=4)
 	else
-		kernel=(-k "$kver")
+		# the 4x2 suite takes about 8 minutes alone, more on a loaded
+		# machine
+		kernel=(-k "$kver" -T "${NA_GUEST_TIMEOUT:-1500}")
 		boot_timeout=${NA_BOOT_TIMEOUT:-90}
 		knobs=()
 	fi
