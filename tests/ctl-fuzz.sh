@@ -107,15 +107,17 @@ declare -A seen=()
 for ((run = 0; run < runs; run++)); do
 	make_args
 	[ -n "$live" ] && before=$(settings)
-	# trace and top run until stopped: 5 s of them, then SIGINT.  Anything
-	# else must end by itself; 60 s, not 5, before calling it hung, since
-	# on a loaded machine (guests on every CPU) a short run can wait
-	# seconds for a CPU.
+	# trace and top run until stopped: 5 s of them, then SIGINT, and 30 s
+	# to stop before SIGKILL (exit status 137, a failure: on the debug
+	# kernel a refresh of top, under way when SIGINT comes, takes seconds).
+	# Anything else must end by itself; 60 s, not 5, before calling it
+	# hung, since on a loaded machine (guests on every CPU) a short run can
+	# wait seconds for a CPU.
 	case ${args[0]:-} in
 	trace | top) limit=5 ;;
 	*) limit=60 ;;
 	esac
-	timeout -s INT -k 2 $limit "$ctl" "${args[@]}" >/tmp/ctl-fuzz.out 2>/tmp/ctl-fuzz.err </dev/null
+	timeout -s INT -k 30 $limit "$ctl" "${args[@]}" >/tmp/ctl-fuzz.out 2>/tmp/ctl-fuzz.err </dev/null
 	rc=$?
 	seen[$rc]=$((${seen[$rc]:-0} + 1))
 	why=
