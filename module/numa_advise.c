@@ -325,8 +325,9 @@ static inline u64 na_since(u64 last)
  * The fork probe reads @key, @born, @last_nodes and @prev_nodes, lock-free:
  * the engine writes those inside write_seqcount_begin/end on @seq with
  * interrupts off (na_rec_publish), so a reader on another CPU waits a few
- * stores at most, and none runs on this CPU meanwhile.  The `tasks` reader takes @home and @mem
- * with READ_ONCE() after checking @key, and may show a value a round old.
+ * stores at most, and none runs on this CPU meanwhile.  The `tasks` reader
+ * takes @home and @mem with READ_ONCE() after checking @key, and may show
+ * a value a round old.
  */
 struct na_rec {
 	seqcount_t seq;

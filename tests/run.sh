@@ -15,6 +15,8 @@
 #   -s STAGE  run only these stages: unit, build, guest, topo8, install
 #             (default all; install puts the module into this machine's
 #             DKMS and module tree, and takes it out again: root only)
+# A Debian kernel's guest run may take NA_GUEST_TIMEOUT seconds (default
+# 1500), its boot NA_BOOT_TIMEOUT (default 90).
 #
 # Prints one line per case - "PASS <where> <case>" or "FAIL <where> <case>:
 # <why>" - and closes with "N passed, N failed".  Exits 1 if any failed.
@@ -213,8 +215,8 @@ for r in "${runs[@]}"; do
 		boot_timeout=${NA_BOOT_TIMEOUT:-600}
 		knobs=(NA_TIME_SCALE=4)
 	else
-		# the 4x2 suite takes about 8 minutes alone, more on a loaded
-		# machine
+		# the 4x2 suite takes about 9 minutes (its cases 503-523 s in a
+		# clean-clone run), more on a loaded machine
 		kernel=(-k "$kver" -T "${NA_GUEST_TIMEOUT:-1500}")
 		boot_timeout=${NA_BOOT_TIMEOUT:-90}
 		knobs=()
