@@ -116,8 +116,10 @@ fi
 rm -rf "$L" && mkdir -p "$L"
 # A Debian system has /usr/local/share/man (base-files makes it, and make
 # uninstall leaves it); a trimmed image may lack it: make it first, as
-# base-files would, so that it is part of the machine as it was.
-mkdir -p /usr/local/share/man
+# base-files would, so that it is part of the machine as it was (and
+# removed again at the end).
+made_man=
+[ -d /usr/local/share/man ] || { mkdir -p /usr/local/share/man && made_man=1; }
 snapshot >"$L/before.list"
 
 # Whatever happens, leave the machine as it was.
@@ -126,6 +128,7 @@ cleanup() {
 	dpkg -s numa-advise-dkms >/dev/null 2>&1 &&
 		apt-get purge -y -q numa-advise-dkms >>"$L/cleanup.log" 2>&1
 	make -s uninstall >>"$L/cleanup.log" 2>&1
+	[ -z "$made_man" ] || rmdir /usr/local/share/man
 }
 trap cleanup EXIT
 

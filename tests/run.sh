@@ -133,6 +133,12 @@ if want build || want guest || want topo8 || want install; then
 		fi
 		build_module "$k" numa_advise-missing-tp -DNA_TEST_MISSING_TP ||
 			fail "$k module-build: test variant without a tracepoint"
+		# a kernel with kmemleak (the debug kernel) shows its leaks caught
+		if [ -n "${tree_of[$k]:-}" ] &&
+			grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "${tree_of[$k]}/.config"; then
+			build_module "$k" numa_advise-leak -DNA_TEST_LEAK ||
+				fail "$k module-build: test variant that leaks"
+		fi
 	done
 fi
 
