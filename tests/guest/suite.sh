@@ -806,7 +806,7 @@ case_restore() {
 		bystanders+=($!)
 	done
 	masks_snapshot /tmp/masks0
-	start_mt -a "$(cpus 1)" -b "$(cpus 3)" -f 6 || { kill "${bystanders[@]}"; return; }
+	start_mt -a "$(cpus 1)" -b "$(cpus 3)" || { kill "${bystanders[@]}"; return; }
 	a=$mt_pid
 	start_mt -t 2 -a "$(cpus 2)" || { kill "${bystanders[@]}"; return; }
 	b=$mt_pid
@@ -814,16 +814,18 @@ case_restore() {
 	echo enforce >$D/mode
 	wait_for 20 mask_is $a "$(cpus 1)" ||
 		case_errors+=("not placed: $(advice_row $a)")
+	# placed: now it forks a child, which at once forks a grandchild
+	kill -USR1 $a
 	wait_for 20 grep -q '^grandchild' /tmp/mt.$a ||
 		case_errors+=("no child forked")
 	child=$(awk '/^child/ { print $2 }' /tmp/mt.$a)
 	grandchild=$(awk '/^grandchild/ { print $2 }' /tmp/mt.$a)
-	check "child of a placed task: mask $(allowed $child), parent's $(allowed $a)" \
-		mask_is "$child" "$(allowed $a)"
-	check "grandchild: mask $(allowed $grandchild)" \
-		mask_is "$grandchild" "$(allowed $a)"
 	wait_for 20 eval 'test "$(status placed)" -ge 4' ||
 		case_errors+=("placed $(status placed), want >= 4 (with the child and grandchild)")
+	check "child of a placed task: mask $(allowed $child), parent's $(allowed $a): $(advice_row $child)" \
+		mask_is "$child" "$(allowed $a)"
+	check "grandchild: mask $(allowed $grandchild), parent's $(allowed $a): $(advice_row $grandchild)" \
+		mask_is "$grandchild" "$(allowed $a)"
 
 	echo none >$D/policy
 	check "policy none: masks $(allowed $a) $(allowed $b) $(allowed $child) $(allowed $grandchild)" \

@@ -2,17 +2,17 @@
 /*
  * memtouch - a memory-bound job whose placement the tests control
  *
- * usage: memtouch [-m MB] [-t THREADS] [-a CPUS] [-b CPUS] [-p] [-f SECONDS]
+ * usage: memtouch [-m MB] [-t THREADS] [-a CPUS] [-b CPUS] [-p]
  *
  * Runs on CPUS -a (default: all) while it first touches MB MiB (default
  * 16), so its pages are on the node(s) of those CPUs; moves to CPUS -b if
  * given; then, unless -p (stay pinned, as a user's taskset would leave
  * it), widens its mask to every CPU, as a job nobody pinned, and
  * THREADS threads (default 1) update the memory at random until killed.
- * With -f, after SECONDS the main thread forks a child that forks a
- * grandchild, both sleeping (with the main thread's CPU mask, as children
- * have), and prints "child PID" and "grandchild PID".  CPUS is a list like 2-3 or 0,4-5.  Prints "ready" once
- * placed.
+ * On SIGUSR1 the main thread forks a child that forks a grandchild, both
+ * sleeping (with the main thread's CPU mask, as children have), and prints
+ * "child PID" and "grandchild PID".  CPUS is a list like 2-3 or 0,4-5.
+ * Prints "ready" once placed.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static unsigned long *mem;
@@ -60,7 +59,13 @@ static void set_cpus(const cpu_set_t *set)
 	}
 }
 
-static time_t fork_at;	/* when the main thread forks; 0: never */
+static volatile sig_atomic_t fork_asked;	/* SIGUSR1 came */
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	fork_asked = 1;
+}
 
 /*
  * fork_sleeper - a child that at once forks a grandchild, both sleeping;
@@ -94,9 +99,9 @@ static void *update(void *arg)
 		x ^= x >> 7;
 		x ^= x << 17;
 		mem[x % words]++;
-		if (!arg && fork_at && !(n & 0x3fff) && time(NULL) >= fork_at) {
+		if (!arg && fork_asked) {
+			fork_asked = 0;
 			fork_sleeper();
-			fork_at = 0;
 		}
 	}
 	return NULL;
@@ -104,7 +109,8 @@ static void *update(void *arg)
 
 int main(int argc, char **argv)
 {
-	long mb = 16, threads = 1, fork_after = -1, i;
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	long mb = 16, threads = 1, i;
 	cpu_set_t a, b, all;
 	int opt, have_b = 0, pinned = 0;
 	pthread_t tid;
@@ -113,12 +119,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < sysconf(_SC_NPROCESSORS_CONF); i++)
 		CPU_SET(i, &all);
 	a = all;
-	while ((opt = getopt(argc, argv, "m:t:a:b:f:p")) != -1) {
+	while ((opt = getopt(argc, argv, "m:t:a:b:p")) != -1) {
 		switch (opt) {
 		case 'p': pinned = 1; break;
 		case 'm': mb = atol(optarg); break;
 		case 't': threads = atol(optarg); break;
-		case 'f': fork_after = atol(optarg); break;
 		case 'a':
 			if (parse_cpus(optarg, &a))
 				goto usage;
@@ -135,6 +140,12 @@ int main(int argc, char **argv)
 	if (optind != argc || mb <= 0 || threads <= 0)
 		goto usage;
 
+	/* whichever thread takes it, the main thread forks */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL)) {
+		perror("sigaction");
+		return 1;
+	}
 	set_cpus(&a);
 	words = (size_t)mb << 20 >> 3;
 	mem = malloc(words * sizeof(*mem));
@@ -152,10 +163,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < threads - 1; i++)
 		if (pthread_create(&tid, NULL, update, (void *)i + 1))
 			return 1;
-	if (fork_after >= 0)
-		fork_at = time(NULL) + fork_after;
 	update(NULL);
 usage:
-	fprintf(stderr, "usage: memtouch [-m MB] [-t THREADS] [-a CPUS] [-b CPUS] [-p] [-f SECONDS]\n");
+	fprintf(stderr, "usage: memtouch [-m MB] [-t THREADS] [-a CPUS] [-b CPUS] [-p]\n");
 	return 2;
 }
