@@ -9,10 +9,11 @@
 #        guest-insn.sh BUILD_DIR count ROUNDS MARKER_ADDR
 #   symbols  print "SYM name address" of the phase marker (the sethostname
 #            syscall) and of __schedule, for the plugin's command line
-#   count    under the insn_phases plugin: ROUNDS rounds of the pipe and
-#            hackbench benchmarks with the module absent, loaded with policy
-#            none and with distance + enforce, each at two lengths; each
-#            benchmark run is one phase, ended by `hostname`.  Prints
+#   count    under the insn_phases plugin: ROUNDS rounds of the pipe,
+#            messaging and hackbench benchmarks with the module absent,
+#            loaded with policy none and with distance + enforce, each at
+#            two lengths; each benchmark run is one phase, ended by
+#            `hostname`.  Prints
 #            "DATA insn-phase N BENCH LOOPS CONFIG ROUND" to match the
 #            plugin's lines.
 set -u
@@ -38,16 +39,27 @@ mark() { hostname "na-phase-$phase"; phase=$((phase + 1)); }
 CPU=$(cut -d- -f1 </sys/devices/system/node/node1/cpulist)
 # Each at two lengths: the difference between them is the work per loop,
 # without the fixed cost of starting (exec, page faults, 9p reads).
+# pipe is the worst case, all switching; messaging and hackbench (as in
+# guest-cost.sh) do some work between switches, as real programs do.
 PIPE="taskset -c $CPU perf bench sched pipe -l"
-declare -A LOOPS=([pipe]="10000 30000")
+MESSAGING="perf bench sched messaging -g 2 -l"
+HACKBENCH="hackbench -g 2 -l"
+BENCHES=(pipe messaging hackbench)
+declare -A LOOPS=([pipe]="10000 30000" [messaging]="20 60" [hackbench]="20 60")
 run() { # BENCH LOOPS
 	case $1 in
 	pipe) $PIPE "$2" >/dev/null 2>&1 ;;
+	messaging) $MESSAGING "$2" >/dev/null 2>&1 ;;
+	hackbench) $HACKBENCH "$2" >/dev/null 2>&1 ;;
 	esac
 }
 echo "DATA cmd insn-pipe $PIPE N"
+echo "DATA cmd insn-messaging $MESSAGING N"
+echo "DATA cmd insn-hackbench $HACKBENCH N"
 # warm: the first run of each reads its binary and libraries over 9p
-run pipe 1000
+for b in "${BENCHES[@]}"; do
+	run "$b" "${LOOPS[$b]%% *}"
+done
 
 configs=(absent none enforce)
 for ((r = 0; r < ROUNDS; r++)); do
@@ -58,7 +70,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 		none) insmod "$KO" policy=none ;;
 		enforce) insmod "$KO" policy=distance mode=enforce ;;
 		esac
-		for b in pipe; do
+		for b in "${BENCHES[@]}"; do
 			for n in ${LOOPS[$b]}; do
 				mark	# ends the setup's phase
 				run $b "$n"

@@ -163,13 +163,16 @@ def insn(rows):
             continue
         per[(b, r)][c] = {"kernel_per_switch": (z[1] - a[1]) / calls,
                           "modules_per_switch": (z[3] - a[3]) / calls,
-                          "switches_per_loop": calls / (lz - la)}
+                          "switches_per_loop": calls / (lz - la),
+                          "all_per_loop": (z[0] - a[0]) / (lz - la),
+                          "modules_per_loop": (z[3] - a[3]) / (lz - la)}
     out = {}
     for b in sorted({k[0] for k in per}):
         rounds = [per[k] for k in sorted(per) if k[0] == b]
         res = {"command": CMD.get("insn-" + b, "?")}
         for c in SCHED_CONFIGS:
-            for f in ("kernel_per_switch", "modules_per_switch", "switches_per_loop"):
+            for f in ("kernel_per_switch", "modules_per_switch", "switches_per_loop",
+                      "all_per_loop", "modules_per_loop"):
                 res["%s_%s" % (c, f)] = spread(r[c][f] for r in rounds if c in r)
         for c in SCHED_CONFIGS[1:]:
             res["added_" + c] = spread(r[c]["kernel_per_switch"] - r["absent"]["kernel_per_switch"]
@@ -177,6 +180,13 @@ def insn(rows):
             res["share_" + c] = spread(100.0 * (r[c]["kernel_per_switch"] /
                                                 r["absent"]["kernel_per_switch"] - 1)
                                        for r in rounds if c in r and "absent" in r)
+            # the module's own instructions against all the benchmark
+            # executes without it, user space too: counted, not a difference
+            # of two totals (which vary by more with scheduling, where the
+            # benchmark does more than switch)
+            res["module_share_" + c] = spread(100.0 * r[c]["modules_per_loop"] /
+                                              r["absent"]["all_per_loop"]
+                                              for r in rounds if c in r and "absent" in r)
         out[b] = res
     return out
 
@@ -218,8 +228,13 @@ def halves(rows):
     return dict(out)
 
 
-def plot(path, script):
-    """render one PNG with gnuplot; a missing gnuplot is said, not fatal"""
+def plot(path, script, data=None):
+    """render one PNG with gnuplot; a missing gnuplot is said, not fatal;
+    nothing (and no old PNG left) if its data file is empty"""
+    if data is not None and not os.path.getsize(data):
+        if os.path.exists(path):
+            os.remove(path)
+        return None
     try:
         subprocess.run(["gnuplot"], input=script, text=True, check=True,
                        stdout=subprocess.DEVNULL)
@@ -250,7 +265,7 @@ set boxwidth 0.6
 set xtics rotate by 0
 set grid ytics
 plot '%s' using 1:3:xtic(2) with boxes notitle, '' using 1:3:4:5 with yerrorbars notitle lc rgb "black"
-""" % (os.path.join(d, "sched.png"), sd)))
+""" % (os.path.join(d, "sched.png"), sd), sd))
 
     sc = os.path.join(d, "scale.dat")
     series = []
@@ -303,19 +318,21 @@ set boxwidth 0.6
 set grid ytics
 plot '%s' using 1:3:xtic(2) with boxes notitle, '' using 1:3:4:5 with yerrorbars notitle lc rgb "black", \\
      '' using 1:6 axes x1y2 with points pt 7 ps 1.5 title "pages migrated"
-""" % (os.path.join(d, "numatest.png"), nt)))
+""" % (os.path.join(d, "numatest.png"), nt), nt))
     return [m for m in made if m]
 
 
-def markdown(res, kernel, rounds, seconds, pngs):
+def markdown(res, kernel, rounds, seconds, pngs, parts=""):
     L = []
     w = L.append
     w("# numa_advise benchmarks\n")
-    w("Made by `make bench` (`bench/run.sh -r %d`, %s) on kernel %s in QEMU "
+    w("Made by %s (`bench/run.sh -r %d%s`, %s) on kernel %s in QEMU "
       "TCG guests; %d rounds on the scheduler path. Figures are medians with (min..max) over "
       "the rounds; a slowdown is taken within each round against the module "
       "absent in the same round, the configurations alternating in rotated "
-      "order.\n" % (rounds, "%d minutes" % round(seconds / 60) if seconds else "?",
+      "order.\n" % ("a part of `make bench`" if parts else "`make bench`", rounds,
+                     " -p " + parts if parts else "",
+                     "%d minutes" % round(seconds / 60) if seconds else "?",
                      kernel, rounds))
     w("An emulated guest has no remote-memory penalty: QEMU's memory is the "
       "host's, one latency for every node. Time gains from locality need a "
@@ -334,24 +351,36 @@ def markdown(res, kernel, rounds, seconds, pngs):
     if "sched.png" in pngs:
         w("![slowdown](sched.png)\n")
 
-    for b, r in res["insn"].items():
-        w("### Instructions per context switch\n")
+    if res["insn"]:
+        w("### Instructions the module adds\n")
         w("Counted by a QEMU TCG plugin (bench/insn_phases.c) that counts every "
-          "instruction the guest executes, in phases the guest marks: `%s` run "
-          "at two lengths, the difference divided by the calls to `__schedule` "
-          "between them. Instruction counts do not depend on emulation speed: "
-          "the same kernel on a real machine executes the same instructions. "
-          "*modules* is the part run in module address space (the probes).\n"
-          % r["command"])
-        w("| | module absent | policy none | distance + enforce |")
-        w("|---|---|---|---|")
-        w("| kernel instructions per switch | %s | %s | %s |" % tuple(
-            fmt(r[c + "_kernel_per_switch"], 0) for c in SCHED_CONFIGS))
-        w("| of which in modules | %s | %s | %s |" % tuple(
-            fmt(r[c + "_modules_per_switch"], 0) for c in SCHED_CONFIGS))
-        w("| added per switch | | %s | %s |" % (fmt(r["added_none"], 0), fmt(r["added_enforce"], 0)))
-        w("| added, share of the path | | %s | %s |" % (fmt(r["share_none"], 1, True),
-                                                      fmt(r["share_enforce"], 1, True)))
+          "instruction the guest executes, in phases the guest marks: each "
+          "benchmark run at two lengths (N below), the difference divided by the "
+          "calls to `__schedule` between them, or by the loops. Instruction "
+          "counts do not depend on emulation speed: the same kernel on a real "
+          "machine executes the same instructions. *In the module* is what runs "
+          "in module address space: the probes, and in enforce mode the engine's "
+          "rounds. *Added* is the difference of the kernel's instructions per "
+          "switch with the module and without: the module's part plus the "
+          "tracepoints' own calls; exact for pipe, which does nothing else, and "
+          "lost in the noise where scheduling changes how much else the kernel "
+          "does. The last columns are the module's instructions as a share of "
+          "all the benchmark executes without it, user space included: the "
+          "slowdown a real CPU would show at the same instructions per cycle, "
+          "before the tracepoints' calls (pipe: the difference between the two "
+          "per-switch columns).\n")
+        w("| benchmark (command) | switches per loop | all instructions per loop, absent "
+          "| kernel instructions per switch, absent | in the module per switch, none "
+          "| in the module per switch, enforce | added per switch, none "
+          "| module's share of all, none | module's share of all, enforce |")
+        w("|---|---|---|---|---|---|---|---|---|")
+        for b, r in res["insn"].items():
+            w("| %s (`%s`) | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                b, r["command"], fmt(r["absent_switches_per_loop"], 1),
+                fmt(r["absent_all_per_loop"], 0), fmt(r["absent_kernel_per_switch"], 0),
+                fmt(r["none_modules_per_switch"], 0), fmt(r["enforce_modules_per_switch"], 0),
+                fmt(r["added_none"], 0),
+                fmt(r["module_share_none"], 2, True), fmt(r["module_share_enforce"], 2, True)))
         w("")
 
     nat = res["native"]
@@ -470,6 +499,7 @@ def main():
     ap.add_argument("--kernel", default="?")
     ap.add_argument("--rounds", type=int, default=0)
     ap.add_argument("--seconds", type=int, default=0, help="how long the run took")
+    ap.add_argument("--parts", default="", help="bench/run.sh -p, if not all")
     ap.add_argument("dir")
     a = ap.parse_args()
     rows = load(os.path.join(a.dir, "raw.txt"))
@@ -480,7 +510,7 @@ def main():
         json.dump(res, f, indent=1)
     pngs = plots(a.dir, res)
     with open(os.path.join(a.dir, "results.md"), "w") as f:
-        f.write(markdown(res, a.kernel, a.rounds, a.seconds, pngs))
+        f.write(markdown(res, a.kernel, a.rounds, a.seconds, pngs, a.parts))
     print("report.py: %s/results.md, results.json, %s" % (a.dir, " ".join(pngs)))
 
 

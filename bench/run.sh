@@ -4,11 +4,14 @@
 # run.sh - `make bench`: what numa_advise costs and what it gains, measured
 # side by side in one run, in QEMU guests of the newest kernel here.
 #
-# usage: bench/run.sh [-k KVER] [-r ROUNDS] [-o DIR]
+# usage: bench/run.sh [-k KVER] [-r ROUNDS] [-o DIR] [-p PARTS]
 #   -r ROUNDS  rounds of alternation (default 15 for the scheduler path, and
 #              ROUNDS/5 (min 1) for the placement runs)
 #   -o DIR     results (default bench/results): results.md, results.json,
 #              raw.txt (every DATA line) and the plots (PNG, gnuplot)
+#   -p PARTS   only these parts, comma-separated: native, cost, place,
+#              halves, scale, insn (default all); the tables of the others
+#              are left out
 #
 # Guests (two at a time, single-threaded TCG each):
 #   cost-4x2   guest-cost.sh sched scale memory   (4 nodes x 2 CPUs)
@@ -26,15 +29,29 @@ cd "$top"
 kver=
 rounds=15
 out=$top/bench/results
-while getopts "k:r:o:" opt; do
+parts=native,cost,place,halves,scale,insn
+while getopts "k:r:o:p:" opt; do
 	case $opt in
 	k) kver=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	o) out=$OPTARG ;;
-	*) echo "usage: $0 [-k KVER] [-r ROUNDS] [-o DIR]" >&2; exit 2 ;;
+	p) parts=$OPTARG ;;
+	*) echo "usage: $0 [-k KVER] [-r ROUNDS] [-o DIR] [-p PARTS]" >&2; exit 2 ;;
 	esac
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -r wants a positive number" >&2; exit 2; }
+bad_parts() {
+	echo "run.sh: -p wants some of native,cost,place,halves,scale,insn, comma-separated, not '$parts'" >&2
+	exit 2
+}
+[[ $parts =~ ^[a-z]+(,[a-z]+)*$ ]] || bad_parts
+for p in ${parts//,/ }; do
+	case $p in
+	native | cost | place | halves | scale | insn) ;;
+	*) bad_parts ;;
+	esac
+done
+want() { [[ ,$parts, == *,$1,* ]]; }
 [ -n "$kver" ] || kver=$(tests/guest/boot.sh -k list | tail -n 1)
 B=${NA_BUILD:-$top/build}/bench
 rm -rf "$B" && mkdir -p "$B" "$out"
@@ -75,35 +92,39 @@ insn_guest() {
 
 # On the host, before any guest takes its CPUs: the host's own context
 # switch (pinned pipe ping-pong) and the probe's work replayed natively.
-echo "== native: perf bench sched pipe and bench/probe_native"
-{
-	echo "DATA cmd native-pipe taskset -c 0 perf bench sched pipe -l 200000"
-	echo "DATA cmd native-probe probe_native N 2000000 5"
-	for r in 1 2 3 4 5; do
-		echo "DATA native-pipe $r $(taskset -c 0 perf bench sched pipe -l 200000 2>&1 |
-			awk '/usecs\/op/ { print $1 }')"
-	done
-	for n in 100 1000 10000; do
-		taskset -c 0 "$B/probe_native" "$n" 2000000 5
-	done
-} >"$B/native.log"
+if want native; then
+	echo "== native: perf bench sched pipe and bench/probe_native"
+	{
+		echo "DATA cmd native-pipe taskset -c 0 perf bench sched pipe -l 200000"
+		echo "DATA cmd native-probe probe_native N 2000000 5"
+		for r in 1 2 3 4 5; do
+			echo "DATA native-pipe $r $(taskset -c 0 perf bench sched pipe -l 200000 2>&1 |
+				awk '/usecs\/op/ { print $1 }')"
+		done
+		for n in 100 1000 10000; do
+			taskset -c 0 "$B/probe_native" "$n" 2000000 5
+		done
+	} >"$B/native.log"
+fi
 
+# Two guests at a time, one a core.
 t0=$SECONDS
 echo "== guests: cost-4x2 and place-4x2"
-guest cost-4x2 4x2 256 bench/guest-cost.sh "$B" "$rounds" sched scale memory &
-guest place-4x2 4x2 256 bench/guest-place.sh "$B" "$prounds" numatest numamem &
+want cost && guest cost-4x2 4x2 256 bench/guest-cost.sh "$B" "$rounds" sched scale memory &
+want place && guest place-4x2 4x2 256 bench/guest-place.sh "$B" "$prounds" numatest numamem &
 wait
 echo "== guests: halves-8x1 and scale-2x2 ($((SECONDS - t0)) s so far)"
-guest halves-8x1 8x1 128 bench/guest-place.sh "$B" 2 halves &	# 10 runs
-guest scale-2x2 2x2 512 bench/guest-cost.sh "$B" "$rounds" scale &
+want halves && guest halves-8x1 8x1 128 bench/guest-place.sh "$B" 2 halves &	# 10 runs
+want scale && guest scale-2x2 2x2 512 bench/guest-cost.sh "$B" "$rounds" scale &
 wait
 echo "== guests: scale-8x1 and insn-4x2 ($((SECONDS - t0)) s so far)"
-guest scale-8x1 8x1 128 bench/guest-cost.sh "$B" "$rounds" scale &
-insn_guest &
+want scale && guest scale-8x1 8x1 128 bench/guest-cost.sh "$B" "$rounds" scale &
+want insn && insn_guest &
 wait
 echo "== guests done in $((SECONDS - t0)) s"
 
 cat "$B"/*.log | grep '^DATA ' >"$out/raw.txt" || true
 sed 's/^phase \([0-9]*\) insns=\([0-9]*\) kernel=\([0-9]*\) user=\([0-9]*\) modules=\([0-9]*\) calls=\([0-9]*\)$/DATA insn-count \1 \2 \3 \4 \5 \6/' \
 	"$B/insn.txt" >>"$out/raw.txt" 2>/dev/null || true
-bench/report.py --kernel "$kver" --rounds "$rounds" --seconds "$SECONDS" "$out"
+[ "$parts" = native,cost,place,halves,scale,insn ] && parts=
+bench/report.py --kernel "$kver" --rounds "$rounds" --seconds "$SECONDS" --parts "$parts" "$out"
