@@ -53,7 +53,7 @@ check-stress: deps
 # atomic-sleep check; any report of theirs fails it.  The kernel is built
 # the first time (scripts/debug-kernel.sh, 14 minutes on 2 cores here) and
 # kept in NA_CACHE (default /var/cache/numa_advise/debug-kernel); its
-# guests are 5 to 10 times slower than make check's: about an hour.
+# guests are 5 to 10 times slower than make check's: about 35 minutes alone.
 check-debug:
 	scripts/install-deps.sh debug
 	tree=$$(scripts/debug-kernel.sh) && \
