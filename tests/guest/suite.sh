@@ -578,7 +578,24 @@ start_mt() {
 	mt_pids+=($!)
 	mv "$out" /tmp/mt.$mt_pid
 	wait_for 20 grep -q ready /tmp/mt.$mt_pid ||
-		{ case_errors+=("memtouch $* not ready"); return 1; }
+		{ case_errors+=("memtouch $* not ready: $(mt_state $mt_pid)"); return 1; }
+}
+
+# mt_state PID - where a job that is not ready got to: its state, what it
+# waits in, the CPU time it had, how much it has touched, and the memory
+# free on each node
+mt_state() {
+	local st k v n free=
+	st=$(awk '{ print "state " $3 ", cpu " $14 "+" $15 " ticks, on cpu " $39 }' \
+		/proc/"$1"/stat 2>/dev/null) || { echo "exited"; return; }
+	while read -r k v; do
+		[ "$k" = VmRSS: ] && st+=", rss ${v// /}"
+	done <"/proc/$1/status"
+	st+=", wchan $(cat /proc/"$1"/wchan 2>/dev/null), mask $(allowed "$1")"
+	for n in /sys/devices/system/node/node[0-9]*; do
+		free+=" $(awk '/MemFree/ { print $4 }' "$n"/meminfo)"
+	done
+	echo "$st, free kB per node:$free"
 }
 
 stop_mt() {
