@@ -241,6 +241,7 @@ enum na_reason {
 	NA_R_NO_ROOM,		/* its best node has no room left for it */
 	NA_R_WIDE,		/* it needs every node */
 	NA_R_SCATTERED,		/* placed far apart, no room to come together */
+	NA_R_CROWDED,		/* no room where it is: moved where there is */
 	NA_NR_REASONS,
 };
 
@@ -250,7 +251,7 @@ struct na_machine {
 	const u8 *dist;		/* nr * nr SLIT distances */
 	const u32 *cap;		/* capacity per node, milli-CPUs */
 	const enum na_class *cls;
-	u32 *room;		/* milli-CPUs still free per node */
+	s32 *room;		/* milli-CPUs still free per node; below 0: overfilled */
 	u32 imb_pct;		/* a node takes this % of its capacity */
 	u32 gain_pm;		/* a move must score this much better */
 	u32 min_demand;		/* less load than this is not worth placing */
@@ -352,9 +353,9 @@ static inline u32 na_mean_score(const u64 *s, u64 set, int n)
 }
 
 /* na_set_room - the room left on the nodes of @set, together */
-static inline u64 na_set_room(const struct na_machine *m, u64 set)
+static inline s64 na_set_room(const struct na_machine *m, u64 set)
 {
-	u64 room = 0;
+	s64 room = 0;
 	int i;
 
 	for (i = 0; i < m->nr; i++)
@@ -363,13 +364,18 @@ static inline u64 na_set_room(const struct na_machine *m, u64 set)
 	return room;
 }
 
+/*
+ * na_claim - @each of the room of every node of @set.  Room may go below
+ * zero: a node overfilled by the units placed there must look overfilled
+ * to each of them in turn (na_place_unit()'s crowded test).
+ */
 static inline void na_claim(struct na_machine *m, u64 set, u32 each)
 {
 	int i;
 
 	for (i = 0; i < m->nr; i++)
 		if (set >> i & 1)
-			m->room[i] = na_sub_sat(m->room[i], each);
+			m->room[i] -= (s32)each;
 }
 
 /* na_share - @u's load on each node of @set */
@@ -399,12 +405,11 @@ static inline void na_release(struct na_machine *m, const struct na_unit *u)
 	int i;
 
 	for (i = 0; i < m->nr; i++) {
-		u32 full = (u32)((u64)m->cap[i] *
-				 (m->imb_pct ? m->imb_pct : 100) / 100);
+		s64 full = (s64)m->cap[i] * (m->imb_pct ? m->imb_pct : 100) / 100;
 
 		if (u->cur >> i & 1)
-			m->room[i] = m->room[i] + each < full ?
-				     m->room[i] + each : full;
+			m->room[i] = (s32)(m->room[i] + (s64)each < full ?
+					   m->room[i] + (s64)each : full);
 	}
 }
 
@@ -415,7 +420,13 @@ static inline void na_release(struct na_machine *m, const struct na_unit *u)
  * load, and together for all of it (the scheduler balances a process's
  * threads inside its set), (2) are not overloaded and (3) are not busier
  * than the spare node it leaves, and only if that set beats where it is
- * by @m->gain_pm.  Otherwise it stays.
+ * by @m->gain_pm.  Otherwise it stays, unless it is crowded: where it
+ * runs has no such room for it (not placed yet: it would be pinned there
+ * as if it moved in), or the others placed there overfill it even
+ * without it (placed: the gap between the two keeps a unit from leaving
+ * a node it was let into).  A crowded unit goes to the best set with room
+ * whatever the scores: a CPU shared three ways costs more than remote
+ * memory does.
  * Either way its load is claimed where it ends up.  @s is scratch for
  * m->nr scores.
  */
@@ -426,6 +437,7 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 	enum na_class from = NA_NR_CLASSES;
 	u64 allowed = 0, best;
 	int i, k, top;
+	bool crowded = false;
 	u32 each;
 
 	u->cur &= all;
@@ -464,9 +476,14 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		if ((u->cur >> i & 1) && m->cls[i] < from)
 			from = m->cls[i];
 	for (i = 0; i < m->nr; i++) {
-		if (!m->cap[i] || m->room[i] < each - each / 2)
+		bool here = u->cur >> i & 1;
+		s32 need = here && u->placed ? 0 : (s32)(each - each / 2);
+
+		if (!m->cap[i] || m->room[i] < need) {
+			crowded |= here;
 			continue;
-		if (!(u->cur >> i & 1) && !na_class_allows(from, m->cls[i]))
+		}
+		if (!here && !na_class_allows(from, m->cls[i]))
 			continue;
 		allowed |= 1ULL << i;
 	}
@@ -483,7 +500,7 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		u->reason = NA_R_NO_ROOM;
 
 	best = na_pick_set(s, m->dist, m->nr, k, allowed);
-	if (best && best != u->cur && na_set_room(m, best) < u->demand)
+	if (best && best != u->cur && na_set_room(m, best) < (s64)u->demand)
 		best = 0;
 	/*
 	 * Never into a set less compact than the machine allows: a process
@@ -514,6 +531,10 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 			u->target = best;
 			u->target_score = bs;
 			u->reason = NA_R_MOVE;
+		} else if (crowded) {
+			u->target = best;
+			u->target_score = bs;
+			u->reason = NA_R_CROWDED;
 		}
 	} else if (u->reason == NA_R_GAIN) {
 		u->reason = NA_R_NO_ROOM;
@@ -522,7 +543,7 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 	 * Not placed, and where it runs is not a compact set of the size it
 	 * needs: staying there is no place to pin it to.
 	 */
-	if (!u->placed && u->reason != NA_R_MOVE &&
+	if (!u->placed && u->reason != NA_R_MOVE && u->reason != NA_R_CROWDED &&
 	    (na_popcount(u->cur) != k ||
 	     (k > 1 && na_set_distance(u->cur, m->dist, m->nr) >
 		       na_min_set_distance(m, s, k, na_cpu_nodes(m))))) {

@@ -1165,6 +1165,7 @@ static const char *const na_reason_names[NA_NR_REASONS] = {
 	[NA_R_NO_ROOM] = "no-room",
 	[NA_R_WIDE] = "needs-all-nodes",
 	[NA_R_SCATTERED] = "scattered",
+	[NA_R_CROWDED] = "crowded",
 };
 
 static const char *const na_skip_names[] = {
@@ -1203,7 +1204,8 @@ static u32 *na_order;			/* records by tgid, placeable first */
 static struct na_work_unit *na_units;
 static u32 *na_scores;			/* nr_node_ids per unit */
 static u64 *na_node_scratch;		/* nr_node_ids */
-static u32 *na_cap, *na_room;		/* nr_node_ids */
+static u32 *na_cap;			/* nr_node_ids */
+static s32 *na_room;			/* nr_node_ids */
 static enum na_class *na_cls;		/* nr_node_ids */
 static struct na_tasks_iter na_round_it;
 static unsigned long *na_rec_map;	/* records in use */
@@ -2035,7 +2037,7 @@ static void na_machine_init(struct na_machine *m, u32 nu, bool nearby)
 
 			if (r->cur < 0)
 				continue;
-			na_room[r->cur] = na_sub_sat(na_room[r->cur], r->util);
+			na_room[r->cur] -= min_t(s32, na_room[r->cur], r->util);
 			runnable[r->cur] -= min_t(u64, runnable[r->cur], r->load);
 		}
 	}
@@ -2043,7 +2045,8 @@ static void na_machine_init(struct na_machine *m, u32 nu, bool nearby)
 		na_cls[n] = na_cap[n] ?
 			    na_classify_raw(na_cap[n], na_room[n], runnable[n],
 					    imb) : NA_OVERLOADED;
-		na_room[n] = na_sub_sat((u64)na_cap[n] * imb / 100, na_room[n]);
+		na_room[n] = (s32)na_sub_sat((u64)na_cap[n] * imb / 100,
+					     na_room[n]);
 	}
 
 	*m = (struct na_machine){
@@ -2128,7 +2131,8 @@ static void na_round(void)
 
 		na_place_unit(&m, &wu->u, na_node_scratch);
 		if (wu->u.reason != NA_R_MOVE && wu->u.reason != NA_R_STAY &&
-		    wu->u.reason != NA_R_SCATTERED)
+		    wu->u.reason != NA_R_SCATTERED &&
+		    wu->u.reason != NA_R_CROWDED)
 			na_stats.refused[wu->u.reason]++;
 		for (k = 0; k < wu->n; k++) {
 			struct na_rec *r = na_rec(na_order[wu->first + k]);
@@ -2763,7 +2767,7 @@ static int na_engine_alloc(void)
 	na_nodes = p;
 	na_node_scratch = (u64 *)(na_nodes + nr);
 	na_cap = (u32 *)(na_node_scratch + nr);
-	na_room = na_cap + nr;
+	na_room = (s32 *)(na_cap + nr);
 	na_cls = (enum na_class *)(na_room + nr);
 	na_dist = (u8 *)(na_cls + nr);
 

@@ -15,6 +15,8 @@
 typedef uint8_t u8;
 typedef uint32_t u32;
 typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
 
 static inline int fls64(u64 x)
 {

@@ -191,7 +191,7 @@ static void compact_sets(void **state)
 }
 
 /* every node of the 8-node machine empty: 117% of two CPUs free */
-static void full_rooms(u32 *room)
+static void full_rooms(s32 *room)
 {
 	int i;
 
@@ -228,7 +228,8 @@ static void nodes_needed(void **state)
  */
 static void two_half_machine_processes(void **state)
 {
-	u32 cap[8], room[8];
+	u32 cap[8];
+	s32 room[8];
 	enum na_class cls[8];
 	u32 spread[8];
 	struct na_machine m = {
@@ -433,7 +434,7 @@ static void two_half_machine_processes(void **state)
 }
 
 /* home policy on the 4-node line: one task, one CPU's worth */
-static struct na_machine home_machine(u32 *cap, u32 *room, enum na_class *cls)
+static struct na_machine home_machine(u32 *cap, s32 *room, enum na_class *cls)
 {
 	int i;
 
@@ -448,7 +449,8 @@ static struct na_machine home_machine(u32 *cap, u32 *room, enum na_class *cls)
 
 static void home_moves_by_threshold(void **state)
 {
-	u32 cap[4], room[4];
+	u32 cap[4];
+	s32 room[4];
 	enum na_class cls[4];
 	struct na_machine m = home_machine(cap, room, cls);
 	u32 close[4] = { 480, 520, 0, 0 };
@@ -484,7 +486,8 @@ static void home_moves_by_threshold(void **state)
 
 static void home_respects_classes_and_room(void **state)
 {
-	u32 cap[4], room[4];
+	u32 cap[4];
+	s32 room[4];
 	enum na_class cls[4];
 	struct na_machine m = home_machine(cap, room, cls);
 	u32 score[4] = { 100, 0, 900, 0 };
@@ -505,6 +508,7 @@ static void home_respects_classes_and_room(void **state)
 	na_place_unit(&m, &u, s);
 	assert_int_equal(u.target, 0x4);
 
+	room[0] = 2340;
 	room[2] = 999;		/* but not where there is no room */
 	na_place_unit(&m, &u, s);
 	assert_int_equal(u.target, 0x1);
@@ -520,11 +524,93 @@ static void home_respects_classes_and_room(void **state)
 	na_place_unit(&m, &u, s);
 	assert_int_equal(u.reason, NA_R_NO_DATA);
 
-	room[2] = 2340;		/* a node without CPUs takes nothing */
+	room[0] = room[2] = 2340; /* a node without CPUs takes nothing */
 	cap[2] = 0;
 	u.demand = 1000;
 	na_place_unit(&m, &u, s);
 	assert_int_equal(u.target, 0x1);
+}
+
+/*
+ * Three busy tasks whose memory is on node 0, a node of two CPUs.  Not
+ * placed yet: two fit, the third is not pinned there with them but goes
+ * to the best node with room, its memory remote or not.
+ */
+static void home_crowded_not_packed(void **state)
+{
+	u32 cap[4];
+	s32 room[4];
+	enum na_class cls[4];
+	struct na_machine m = home_machine(cap, room, cls);
+	u32 score[4] = { 900, 60, 40, 0 };
+	struct na_unit u[3];
+	u64 s[4];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		u[i] = (struct na_unit){ .demand = 1000, .cur = 0x1,
+					 .score = score };
+		na_place_unit(&m, &u[i], s);
+	}
+	assert_int_equal(u[0].target, 0x1);
+	assert_int_equal(u[0].reason, NA_R_STAY);
+	assert_int_equal(u[1].target, 0x1);
+	assert_int_equal(room[0], 340);
+	assert_int_equal(u[2].target, 0x2);
+	assert_int_equal(u[2].reason, NA_R_CROWDED);
+	assert_int_equal(u[2].target_score, 60);
+	assert_int_equal(room[1], 1340);
+
+	/* With no room anywhere else it stays where it is. */
+	room[0] = 340;
+	room[1] = room[2] = room[3] = 400;
+	u[2] = (struct na_unit){ .demand = 1000, .cur = 0x1, .score = score };
+	na_place_unit(&m, &u[2], s);
+	assert_int_equal(u[2].target, 0x1);
+	assert_int_equal(u[2].reason, NA_R_NO_ROOM);
+}
+
+/*
+ * Placed tasks hold their room (na_preclaim()).  One leaves a node only
+ * when the others there overfill it without it; three on two CPUs stay
+ * (the gap to the half share a newcomer needs keeps them from ping-pong),
+ * four shed one, and the node's room shows the overfill meanwhile.
+ */
+static void home_placed_overfill_sheds(void **state)
+{
+	u32 cap[4];
+	s32 room[4];
+	enum na_class cls[4];
+	struct na_machine m = home_machine(cap, room, cls);
+	u32 score[4] = { 900, 60, 40, 0 };
+	struct na_unit u[4];
+	u64 s[4];
+	int i, n;
+
+	for (n = 3; n <= 4; n++) {
+		home_machine(cap, room, cls);
+		for (i = 0; i < n; i++) {
+			u[i] = (struct na_unit){ .demand = 1000, .cur = 0x1,
+						 .placed = true, .score = score };
+			na_preclaim(&m, &u[i]);
+		}
+		assert_int_equal(room[0], 2340 - n * 1000);
+		for (i = 0; i < n; i++)
+			na_place_unit(&m, &u[i], s);
+		if (n == 3) {
+			for (i = 0; i < n; i++) {
+				assert_int_equal(u[i].target, 0x1);
+				assert_int_equal(u[i].reason, NA_R_STAY);
+			}
+			continue;
+		}
+		assert_int_equal(u[0].target, 0x2);
+		assert_int_equal(u[0].reason, NA_R_CROWDED);
+		for (i = 1; i < n; i++)
+			assert_int_equal(u[i].target, 0x1);
+		assert_int_equal(room[0], 2340 - 3000);
+		assert_int_equal(room[1], 1340);
+	}
 }
 
 int main(void)
@@ -542,6 +628,8 @@ int main(void)
 		cmocka_unit_test(two_half_machine_processes),
 		cmocka_unit_test(home_moves_by_threshold),
 		cmocka_unit_test(home_respects_classes_and_room),
+		cmocka_unit_test(home_crowded_not_packed),
+		cmocka_unit_test(home_placed_overfill_sheds),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, setup_topologies,
