@@ -426,7 +426,8 @@ static inline void na_release(struct na_machine *m, const struct na_unit *u)
  * without it (placed: the gap between the two keeps a unit from leaving
  * a node it was let into).  A crowded unit goes to the best set with room
  * whatever the scores: a CPU shared three ways costs more than remote
- * memory does.
+ * memory does.  With no room anywhere, one not placed yet is left
+ * unpinned, and one placed stays.
  * Either way its load is claimed where it ends up.  @s is scratch for
  * m->nr scores.
  */
@@ -541,10 +542,11 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 	}
 	/*
 	 * Not placed, and where it runs is not a compact set of the size it
-	 * needs: staying there is no place to pin it to.
+	 * needs, or has no room for it: staying there is no place to pin it
+	 * to.  The scheduler may find it a CPU that comes free.
 	 */
 	if (!u->placed && u->reason != NA_R_MOVE && u->reason != NA_R_CROWDED &&
-	    (na_popcount(u->cur) != k ||
+	    (crowded || na_popcount(u->cur) != k ||
 	     (k > 1 && na_set_distance(u->cur, m->dist, m->nr) >
 		       na_min_set_distance(m, s, k, na_cpu_nodes(m))))) {
 		na_claim(m, u->cur, na_share(u, u->cur));
