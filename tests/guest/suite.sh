@@ -815,12 +815,18 @@ every_mask_full() {
 # and by rmmod, a child forked by a placed task included; no other task's
 # mask ever changes.
 case_restore() {
-	local a b child grandchild c bystanders=()
+	local a b child grandchild c i bystanders=() pins=()
 	engine_setup
 	# tasks the engine has no reason to touch, some pinned by their user
 	for c in "$(all_cpus)" 0 "$(cpus 1)" "$(cpus 2),7"; do
 		taskset -c "$c" sleep 600 &
 		bystanders+=($!)
+		pins+=("$c")
+	done
+	# each has its own mask, not yet the shell's (node 0) it forked with
+	for i in "${!bystanders[@]}"; do
+		wait_for 10 mask_is "${bystanders[i]}" "${pins[i]}" ||
+			case_errors+=("bystander ${bystanders[i]}: mask $(allowed "${bystanders[i]}"), want ${pins[i]}")
 	done
 	masks_snapshot /tmp/masks0
 	start_mt -a "$(cpus 1)" -b "$(cpus 3)" || { kill "${bystanders[@]}"; return; }
