@@ -1234,7 +1234,7 @@ case_ctl() {
 	"$CTL" trace --duration 900 >/tmp/trace.out 2>/tmp/trace.err &
 	tr=$!
 	# the instance appears before its events are switched on: wait for them
-	wait_for 30 eval 'grep -qs 1 /sys/kernel/tracing/instances/numa_advise_ctl*/events/numa_advise/numa_advise_advice/enable' ||
+	wait_for 90 eval 'grep -qs 1 /sys/kernel/tracing/instances/numa_advise_ctl*/events/numa_advise/numa_advise_advice/enable' ||
 		case_errors+=("trace made no instance with its events on: $(cat /tmp/trace.err)")
 	inst=$(ls /sys/kernel/tracing/instances | grep numa_advise_ctl)
 	"$CTL" policy home
