@@ -20,7 +20,7 @@ from collections import defaultdict
 # The commands, as the guests ran them: read from their "DATA cmd" lines.
 CMD = {"pipe": "?", "messaging": "?", "hackbench": "?"}
 SCHED_CONFIGS = ["absent", "none", "enforce"]
-PLACE_CONFIGS = ["stock", "autonuma", "numad", "home", "distance", "home+autonuma"]
+PLACE_CONFIGS = ["stock", "autonuma", "numad", "home", "home-jobs", "distance", "home+autonuma"]
 CONFIG_TEXT = {
     "absent": "module not loaded",
     "none": "loaded, policy none",
@@ -29,6 +29,7 @@ CONFIG_TEXT = {
     "autonuma": "kernel NUMA balancing on",
     "numad": "numad -i 5 (balancing off)",
     "home": "numa_advise home, enforce",
+    "home-jobs": "numa_advise home, enforce, scope include comm numa_job",
     "distance": "numa_advise distance, enforce",
     "home+autonuma": "numa_advise home, enforce, + NUMA balancing",
 }
