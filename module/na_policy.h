@@ -242,6 +242,7 @@ enum na_reason {
 	NA_R_WIDE,		/* it needs every node */
 	NA_R_SCATTERED,		/* placed far apart, no room to come together */
 	NA_R_CROWDED,		/* no room where it is: moved where there is */
+	NA_R_SWAP,		/* traded places with a unit on its best node */
 	NA_NR_REASONS,
 };
 
@@ -571,6 +572,59 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 		return;
 	}
 	na_claim(m, u->target, each);
+}
+
+/*
+ * na_swap - after a round of `home` placed every unit: @u, kept from its
+ * best node by lack of room (NA_R_NO_ROOM), trades places with @v, placed
+ * there and staying (two kept from each other's node are the plainest
+ * case), when the two, each weighted by its load, score @m->gain_pm
+ * better after the trade, as the kernel's task_numa_compare() swaps two
+ * tasks.  Placed units keep their room, so without this, tasks placed
+ * on each other's memory node never get there one move at a time.  A
+ * trade is two moves, each allowed by the room the other leaves
+ * (na_place_unit()'s test for a newcomer); trading back would lose what
+ * this gains, so there is no ping-pong while the scores stand.  Single
+ * nodes only: under `distance` a set's scores are not these.  Returns
+ * whether they traded.
+ */
+static inline bool na_swap(struct na_machine *m, struct na_unit *u,
+			   struct na_unit *v)
+{
+	u64 before, after;
+	int a, b, i;
+	s64 eu, ev;
+
+	if (m->nearby || u->reason != NA_R_NO_ROOM || u->hold ||
+	    na_popcount(u->cur) != 1 || !v->placed || v->hold ||
+	    v->reason == NA_R_NO_DATA || v->reason == NA_R_SWAP ||
+	    v->target != v->cur || na_popcount(v->cur) != 1)
+		return false;
+	a = fls64(u->cur) - 1;
+	b = fls64(v->target) - 1;
+	if (a == b || !m->cap[a])
+		return false;
+	for (i = 0; i < m->nr; i++)	/* @v holds the node @u wants most */
+		if (u->score[i] > u->score[b])
+			return false;
+	eu = u->demand;
+	ev = v->demand;
+	before = eu * u->score[a] + ev * v->score[b];
+	after = eu * u->score[b] + ev * v->score[a];
+	if (after * 1000 <= before * (1000 + m->gain_pm))
+		return false;
+	/* @u's load is claimed on @a, @v's on @b */
+	if (m->room[b] + ev < eu - eu / 2 || m->room[a] + eu < ev - ev / 2)
+		return false;
+	m->room[a] += (s32)(eu - ev);
+	m->room[b] += (s32)(ev - eu);
+	u->target = 1ULL << b;
+	u->target_score = u->score[b];
+	u->reason = NA_R_SWAP;
+	v->target = 1ULL << a;
+	v->target_score = v->score[a];
+	v->reason = NA_R_SWAP;
+	return true;
 }
 
 #endif /* NA_POLICY_H */

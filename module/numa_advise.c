@@ -1166,6 +1166,7 @@ static const char *const na_reason_names[NA_NR_REASONS] = {
 	[NA_R_WIDE] = "needs-all-nodes",
 	[NA_R_SCATTERED] = "scattered",
 	[NA_R_CROWDED] = "crowded",
+	[NA_R_SWAP] = "swap",
 };
 
 static const char *const na_skip_names[] = {
@@ -1218,6 +1219,7 @@ static struct {
 	u64 overridden;		/* masks someone else changed after us */
 	u64 apply_errors;	/* set_cpus_allowed_ptr() refused */
 	u64 refused[NA_NR_REASONS]; /* advice to stay, by reason, per round */
+	u64 swaps;		/* pairs advised to trade places (na_swap()) */
 } na_stats;
 
 /* ---- scope: which tasks may be placed ---- */
@@ -2126,13 +2128,25 @@ static void na_round(void)
 	sort(na_units, nu, sizeof(*na_units), na_unit_cmp, NULL);
 	for (i = 0; i < nu; i++)
 		na_preclaim(&m, &na_units[i].u);
+	for (i = 0; i < nu; i++)
+		na_place_unit(&m, &na_units[i].u, na_node_scratch);
+	/* Those kept from their best node by placed units: trade places? */
+	for (i = 0; i < nu; i++) {
+		if (na_units[i].u.reason != NA_R_NO_ROOM)
+			continue;
+		for (k = 0; k < nu; k++)
+			if (na_swap(&m, &na_units[i].u, &na_units[k].u)) {
+				na_stats.swaps++;
+				break;
+			}
+		cond_resched();
+	}
 	for (i = 0; i < nu; i++) {
 		struct na_work_unit *wu = &na_units[i];
 
-		na_place_unit(&m, &wu->u, na_node_scratch);
 		if (wu->u.reason != NA_R_MOVE && wu->u.reason != NA_R_STAY &&
 		    wu->u.reason != NA_R_SCATTERED &&
-		    wu->u.reason != NA_R_CROWDED)
+		    wu->u.reason != NA_R_CROWDED && wu->u.reason != NA_R_SWAP)
 			na_stats.refused[wu->u.reason]++;
 		for (k = 0; k < wu->n; k++) {
 			struct na_rec *r = na_rec(na_order[wu->first + k]);
@@ -2558,6 +2572,7 @@ static int na_status_show(struct seq_file *m, void *v)
 		   na_stats.refused[NA_R_OVERLOADED] +
 		   na_stats.refused[NA_R_BUSIER]);
 	seq_printf(m, "refused_room %llu\n", na_stats.refused[NA_R_NO_ROOM]);
+	seq_printf(m, "swaps %llu\n", na_stats.swaps);
 	seq_printf(m, "scope_rules %d\n", na_nr_rules);
 	mutex_unlock(&na_engine_lock);
 	seq_printf(m, "lost_inherit %ld\n",

@@ -514,6 +514,7 @@ threads_mask_is() {
 }
 advice() { tcol $D/advice pid "$1" "$2"; }
 advice_row() { awk -v p="$1" 'NR == 1 || $1 == p' $D/advice | tr '\n' '|'; }
+advice_rows() { awk -v p=" $* " 'NR == 1 || index(p, " " $1 " ")' $D/advice | tr '\n' '|'; }
 # cpus_of_nodes N... - the CPU list of those nodes
 cpus_of_nodes() {
 	local n l=
@@ -592,6 +593,7 @@ mt_state() {
 		[ "$k" = VmRSS: ] && st+=", rss ${v// /}"
 	done <"/proc/$1/status"
 	st+=", wchan $(cat /proc/"$1"/wchan 2>/dev/null), mask $(allowed "$1")"
+	st+=", stack $(head -n 4 /proc/"$1"/stack 2>/dev/null | awk '{ printf "%s ", $2 }')"
 	for n in /sys/devices/system/node/node[0-9]*; do
 		free+=" $(awk '/MemFree/ { print $4 }' "$n"/meminfo)"
 	done
@@ -691,6 +693,63 @@ case_home() {
 	check "tasks: home $(task $pid home) mem $(task $pid mem)" test "$(task $pid mem)" = 1
 	echo advise >$D/mode
 	check "advise again: mask $(allowed $pid)" mask_is $pid "$(all_cpus)"
+	stop_mt
+	engine_reset
+}
+
+# two_a_node PID... - the first two narrowed to node 1, the next two to
+# node 2, and so on
+two_a_node() {
+	local i
+	for ((i = 0; i < $#; i++)); do
+		mask_is "${@:i + 1:1}" "$(cpus $((i / 2 + 1)))" || return 1
+	done
+}
+
+# Six memory-bound jobs, two a node on nodes 1-3 (node 0 runs this
+# script), each placed on its memory's node.  Then the pages of a job on
+# node 2 and of one on node 3 are moved to the other's node
+# (migratepages): each belongs where the other runs, and both nodes are
+# full.  Neither can move alone (placed tasks keep their room): they trade
+# places (`swaps`), and then stay: no trade back, no move.
+case_swap() {
+	local n pids=() a b s0 m0
+	engine_setup
+	for n in 1 2 3; do
+		start_mt -m 4 -a "$(cpus $n)" || return
+		pids+=("$mt_pid")
+		start_mt -m 4 -a "$(cpus $n)" || return
+		pids+=("$mt_pid")
+	done
+	echo home >$D/policy
+	echo enforce >$D/mode
+	wait_for 30 two_a_node "${pids[@]}" ||
+		{ case_errors+=("not placed two a node by memory: $(advice_rows "${pids[@]}")"); stop_mt; engine_reset; return; }
+	a=${pids[2]} b=${pids[4]}
+	s0=$(status swaps)
+	# Everyone held while the pages move, and until the loads that the
+	# moves slowed have come back: room that shows only meanwhile would
+	# let one of the two move alone.  Stopped meanwhile: pages a job
+	# keeps writing move very slowly here.
+	echo 600000 >$P/min_move_ms
+	kill -STOP "$a" "$b"
+	migratepages "$a" 2 3 && migratepages "$b" 3 2 ||
+		case_errors+=("migratepages failed")
+	kill -CONT "$a" "$b"
+	wait_for 20 eval 'test "$(advice $a mem)/$(advice $b mem)" = 3/2' ||
+		case_errors+=("memory nodes not seen: $(advice_rows "$a" "$b")")
+	sleep 3
+	echo 1000 >$P/min_move_ms
+	wait_for 30 eval 'mask_is $a "$(cpus 3)" && mask_is $b "$(cpus 2)"' ||
+		case_errors+=("not traded: $a mask $(allowed $a), $b mask $(allowed $b): $(advice_rows "${pids[@]}")")
+	check "swaps $(status swaps), was $s0" test "$(status swaps)" -gt "$s0"
+	# five holds (min_move_ms 1000) and 25 rounds later, nothing moved
+	s0=$(status swaps) m0=$(status moves)
+	sleep 5
+	check "swaps then $(status swaps), was $s0" test "$(status swaps)" = "$s0"
+	check "moves then $(status moves), was $m0" test "$(status moves)" = "$m0"
+	check "masks then: $a $(allowed $a), $b $(allowed $b)" \
+		eval 'mask_is $a "$(cpus 3)" && mask_is $b "$(cpus 2)"'
 	stop_mt
 	engine_reset
 }
@@ -1472,7 +1531,7 @@ case_dmesg_clean() {
 
 # distance needs 8 nodes: tests/run.sh asks for it on the 8x2 topology.
 ALL=(load tables residency migrations node_busy overhead reset hotplug churn cap
-	refuse_load hostile_load reload_under_load settings hostile home classify
+	refuse_load hostile_load reload_under_load settings hostile home swap classify
 	restore storm unload_mid_apply pid_reuse pinned ctl ctl_fuzz security
 	dmesg_clean)
 # (the leaking test build is built only for a kernel with kmemleak)

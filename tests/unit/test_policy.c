@@ -618,6 +618,111 @@ static void home_placed_overfill_sheds(void **state)
 	}
 }
 
+/*
+ * Two placed tasks, each on the node of the other's memory, both nodes
+ * full: neither can move alone (placed units keep their room), so they
+ * trade places (na_swap()).  Not back again, not when one would lose
+ * more than the other gains, not when the one coming in lacks room where
+ * the other leaves, and not under `distance`.
+ */
+static void home_swap_reaches_memory(void **state)
+{
+	u32 cap[4];
+	s32 room[4];
+	enum na_class cls[4];
+	struct na_machine m = home_machine(cap, room, cls);
+	u32 mem0[4] = { 1000, 0, 0, 0 }, mem1[4] = { 0, 1000, 0, 0 };
+	u32 su[4] = { 100, 900, 0, 0 }, sv[4] = { 400, 600, 0, 0 };
+	struct na_unit u[4];
+	u64 s[4];
+	int i, j, round;
+
+	for (round = 0; round < 2; round++) {
+		home_machine(cap, room, cls);
+		room[2] = room[3] = 340;	/* full of others */
+		/* u[1] wants node 1, u[3] node 1 too, less so */
+		u[0] = (struct na_unit){ .demand = 1000, .cur = 0x1,
+					 .placed = true, .score = mem0 };
+		u[1] = (struct na_unit){ .demand = 1000,
+					 .cur = round ? 0x2 : 0x1,
+					 .placed = true, .score = su };
+		u[2] = (struct na_unit){ .demand = 1000, .cur = 0x2,
+					 .placed = true, .score = mem1 };
+		u[3] = (struct na_unit){ .demand = 1000,
+					 .cur = round ? 0x1 : 0x2,
+					 .placed = true, .score = sv };
+		for (i = 0; i < 4; i++)
+			na_preclaim(&m, &u[i]);
+		for (i = 0; i < 4; i++)
+			na_place_unit(&m, &u[i], s);
+		for (i = 0; i < 4; i++)
+			for (j = 0; j < 4; j++)
+				if (na_swap(&m, &u[i], &u[j]))
+					break;
+		if (round == 0) {
+			assert_int_equal(u[1].reason, NA_R_SWAP);
+			assert_int_equal(u[1].target, 0x2);
+			assert_int_equal(u[1].target_score, 900);
+			assert_int_equal(u[3].reason, NA_R_SWAP);
+			assert_int_equal(u[3].target, 0x1);
+			assert_int_equal(u[0].target, 0x1);
+			assert_int_equal(u[2].target, 0x2);
+			assert_int_equal(room[0], 340);
+			assert_int_equal(room[1], 340);
+			continue;
+		}
+		/* traded: u[3] would rather be back, but that loses 800 for 200 */
+		assert_int_equal(u[3].reason, NA_R_NO_ROOM);
+		assert_int_equal(u[3].target, 0x1);
+		assert_int_equal(u[1].reason, NA_R_STAY);
+	}
+
+	/* u[3]'s memory on node 1 too: it would lose more than u[1] gains */
+	home_machine(cap, room, cls);
+	room[2] = room[3] = 340;
+	u[1] = (struct na_unit){ .demand = 1000, .cur = 0x1, .placed = true,
+				 .score = su };
+	u[3] = (struct na_unit){ .demand = 1000, .cur = 0x2, .placed = true,
+				 .score = mem1 };
+	u[0].placed = u[2].placed = true;
+	for (i = 0; i < 4; i++)
+		na_preclaim(&m, &u[i]);
+	for (i = 0; i < 4; i++)
+		na_place_unit(&m, &u[i], s);
+	assert_int_equal(u[1].reason, NA_R_NO_ROOM);
+	assert_false(na_swap(&m, &u[1], &u[3]));
+	assert_int_equal(u[1].target, 0x1);
+
+	/*
+	 * A small task on node 1 that would gain as much: the room it
+	 * leaves is not half a share of the big one's.
+	 */
+	home_machine(cap, room, cls);
+	room[1] = 1440;
+	room[2] = room[3] = 340;
+	u[3] = (struct na_unit){ .demand = 100, .cur = 0x2, .placed = true,
+				 .score = sv };
+	for (i = 0; i < 4; i++)
+		na_preclaim(&m, &u[i]);
+	for (i = 0; i < 4; i++)
+		na_place_unit(&m, &u[i], s);
+	assert_int_equal(room[1], 340);
+	assert_int_equal(u[1].reason, NA_R_NO_ROOM);
+	assert_false(na_swap(&m, &u[1], &u[3]));
+	room[1] = 400;		/* enough: 400 + 100 >= 500 */
+	assert_true(na_swap(&m, &u[1], &u[3]));
+	assert_int_equal(room[1], -500);
+	assert_int_equal(room[0], 340 + 900);
+
+	/* under `distance` the trade is not made */
+	u[1].reason = NA_R_NO_ROOM;
+	u[3].reason = NA_R_STAY;
+	u[1].target = 0x1;
+	u[3].target = 0x2;
+	m.nearby = true;
+	assert_false(na_swap(&m, &u[1], &u[3]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -635,6 +740,7 @@ int main(void)
 		cmocka_unit_test(home_respects_classes_and_room),
 		cmocka_unit_test(home_crowded_not_packed),
 		cmocka_unit_test(home_placed_overfill_sheds),
+		cmocka_unit_test(home_swap_reaches_memory),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, setup_topologies,
