@@ -574,6 +574,17 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 	na_claim(m, u->target, each);
 }
 
+/* na_best_node - the node @score is highest on, the lowest of a tie */
+static inline int na_best_node(const u32 *score, int n)
+{
+	int i, best = 0;
+
+	for (i = 1; i < n; i++)
+		if (score[i] > score[best])
+			best = i;
+	return best;
+}
+
 /*
  * na_swap - after a round of `home` placed every unit: @u, kept from its
  * best node by lack of room (NA_R_NO_ROOM), trades places with @v, placed
@@ -581,19 +592,21 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
  * case), when the two, each weighted by its load, score @m->gain_pm
  * better after the trade, as the kernel's task_numa_compare() swaps two
  * tasks.  Placed units keep their room, so without this, tasks placed
- * on each other's memory node never get there one move at a time.  A
- * trade is two moves, each allowed by the room the other leaves
- * (na_place_unit()'s test for a newcomer); trading back would lose what
- * this gains, so there is no ping-pong while the scores stand.  Single
- * nodes only: under `distance` a set's scores are not these.  Returns
- * whether they traded.
+ * on each other's memory node never get there one move at a time.  Each
+ * goes only where a move could take it: a node that gains load must have
+ * room for all of it (one that loses load may stay overfilled), and @v
+ * not into an overloaded node or out of a spare one into a busier one
+ * (@u's reason says its best node passed those).  Trading back would
+ * lose what this gains, so there is no ping-pong while the scores stand.
+ * Single nodes only: under `distance` a set's scores are not these.
+ * Returns whether they traded.
  */
 static inline bool na_swap(struct na_machine *m, struct na_unit *u,
 			   struct na_unit *v)
 {
 	u64 before, after;
-	int a, b, i;
 	s64 eu, ev;
+	int a, b;
 
 	if (m->nearby || u->reason != NA_R_NO_ROOM || u->hold ||
 	    na_popcount(u->cur) != 1 || !v->placed || v->hold ||
@@ -602,11 +615,9 @@ static inline bool na_swap(struct na_machine *m, struct na_unit *u,
 		return false;
 	a = fls64(u->cur) - 1;
 	b = fls64(v->target) - 1;
-	if (a == b || !m->cap[a])
+	if (a == b || !m->cap[a] || u->score[na_best_node(u->score, m->nr)] >
+	    u->score[b] || !na_class_allows(m->cls[b], m->cls[a]))
 		return false;
-	for (i = 0; i < m->nr; i++)	/* @v holds the node @u wants most */
-		if (u->score[i] > u->score[b])
-			return false;
 	eu = u->demand;
 	ev = v->demand;
 	before = eu * u->score[a] + ev * v->score[b];
@@ -614,7 +625,8 @@ static inline bool na_swap(struct na_machine *m, struct na_unit *u,
 	if (after * 1000 <= before * (1000 + m->gain_pm))
 		return false;
 	/* @u's load is claimed on @a, @v's on @b */
-	if (m->room[b] + ev < eu - eu / 2 || m->room[a] + eu < ev - ev / 2)
+	if ((eu > ev && m->room[b] + ev < eu) ||
+	    (ev > eu && m->room[a] + eu < ev))
 		return false;
 	m->room[a] += (s32)(eu - ev);
 	m->room[b] += (s32)(ev - eu);

@@ -2130,12 +2130,21 @@ static void na_round(void)
 		na_preclaim(&m, &na_units[i].u);
 	for (i = 0; i < nu; i++)
 		na_place_unit(&m, &na_units[i].u, na_node_scratch);
-	/* Those kept from their best node by placed units: trade places? */
+	/*
+	 * Those kept from their best node by placed units: trade places?
+	 * Only units on that node can, so the inner loop is mostly one
+	 * comparison a unit.
+	 */
 	for (i = 0; i < nu; i++) {
-		if (na_units[i].u.reason != NA_R_NO_ROOM)
+		struct na_unit *u = &na_units[i].u;
+		u64 want;
+
+		if (u->reason != NA_R_NO_ROOM)
 			continue;
+		want = 1ULL << na_best_node(u->score, nr_node_ids);
 		for (k = 0; k < nu; k++)
-			if (na_swap(&m, &na_units[i].u, &na_units[k].u)) {
+			if (na_units[k].u.cur == want &&
+			    na_swap(&m, u, &na_units[k].u)) {
 				na_stats.swaps++;
 				break;
 			}

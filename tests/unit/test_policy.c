@@ -694,8 +694,8 @@ static void home_swap_reaches_memory(void **state)
 	assert_int_equal(u[1].target, 0x1);
 
 	/*
-	 * A small task on node 1 that would gain as much: the room it
-	 * leaves is not half a share of the big one's.
+	 * A small task on node 1 that would gain as much: node 1 gains 900
+	 * of load by the trade, and must have room for it, as for a move.
 	 */
 	home_machine(cap, room, cls);
 	room[1] = 1440;
@@ -709,9 +709,11 @@ static void home_swap_reaches_memory(void **state)
 	assert_int_equal(room[1], 340);
 	assert_int_equal(u[1].reason, NA_R_NO_ROOM);
 	assert_false(na_swap(&m, &u[1], &u[3]));
-	room[1] = 400;		/* enough: 400 + 100 >= 500 */
+	room[1] = 899;
+	assert_false(na_swap(&m, &u[1], &u[3]));
+	room[1] = 900;
 	assert_true(na_swap(&m, &u[1], &u[3]));
-	assert_int_equal(room[1], -500);
+	assert_int_equal(room[1], 0);
 	assert_int_equal(room[0], 340 + 900);
 
 	/* under `distance` the trade is not made */
@@ -721,6 +723,59 @@ static void home_swap_reaches_memory(void **state)
 	u[3].target = 0x2;
 	m.nearby = true;
 	assert_false(na_swap(&m, &u[1], &u[3]));
+}
+
+/*
+ * Each guard of na_swap() alone keeps a pair apart that trades without
+ * it: here one not placed (left unpinned, its load claimed where it runs)
+ * and one placed and staying, both nodes full.
+ */
+static void home_swap_guards(void **state)
+{
+	u32 cap[4];
+	s32 room[4];
+	enum na_class cls[4];
+	struct na_machine m = home_machine(cap, room, cls);
+	u32 su[4] = { 100, 900, 0, 0 }, sv[4] = { 400, 600, 0, 0 };
+	u32 elsewhere[4] = { 100, 500, 900, 0 };
+	const struct na_unit u0 = { .demand = 1000, .cur = 0x1, .score = su,
+				    .reason = NA_R_NO_ROOM };
+	const struct na_unit v0 = { .demand = 1000, .cur = 0x2, .placed = true,
+				    .score = sv, .target = 0x2,
+				    .reason = NA_R_STAY };
+	struct na_unit u = u0, v = v0;
+	int i;
+
+	room[0] = room[1] = 0;
+	for (i = 0; i < 7; i++) {
+		u = u0;
+		v = v0;
+		switch (i) {
+		case 0: v.hold = true; break;
+		case 1: v.placed = false; break;
+		case 2:	/* leaving for the node @u wants */
+			v.target = 0x4;
+			v.reason = NA_R_MOVE;
+			u.score = elsewhere;
+			break;
+		case 3: v.reason = NA_R_NO_DATA; break;
+		case 4: u.score = elsewhere; break;	/* wants node 2 */
+		case 5: cls[0] = NA_OVERLOADED; break;
+		case 6: cls[0] = NA_BUSY; break;	/* spare -> busier */
+		}
+		assert_false(na_swap(&m, &u, &v));
+		assert_int_equal(u.reason, NA_R_NO_ROOM);
+		cls[0] = NA_SPARE;
+	}
+	u = u0;
+	v = v0;
+	assert_true(na_swap(&m, &u, &v));
+	assert_int_equal(u.target, 0x2);
+	assert_int_equal(v.target, 0x1);
+	assert_int_equal(room[0], 0);
+	assert_int_equal(room[1], 0);
+	/* once traded, neither trades again this round */
+	assert_false(na_swap(&m, &v, &u));
 }
 
 int main(void)
@@ -741,6 +796,7 @@ int main(void)
 		cmocka_unit_test(home_crowded_not_packed),
 		cmocka_unit_test(home_placed_overfill_sheds),
 		cmocka_unit_test(home_swap_reaches_memory),
+		cmocka_unit_test(home_swap_guards),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, setup_topologies,
