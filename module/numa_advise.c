@@ -2133,9 +2133,9 @@ static void na_round(void)
 	/*
 	 * Those kept from their best node by placed units: trade places?
 	 * Only units on that node can, so the inner loop is mostly one
-	 * comparison a unit.
+	 * comparison a unit; and only under `home` (na_swap()).
 	 */
-	for (i = 0; i < nu; i++) {
+	for (i = 0; i < nu && policy == NA_POLICY_HOME; i++) {
 		struct na_unit *u = &na_units[i].u;
 		u64 want;
 
