@@ -63,7 +63,7 @@ demo: deps
 	tests/demo.sh $(DEMO_KVER)  # default: the newest kernel
 
 # What it costs and what it gains, against the peers; results in
-# bench/results (about 25 minutes here).
+# bench/results (17 to 20 minutes here).
 bench:
 	scripts/install-deps.sh bench
 	bench/run.sh $(if $(BENCH_ROUNDS),-r $(BENCH_ROUNDS))
