@@ -1064,7 +1064,9 @@ case_unload_mid_apply() {
 	engine_setup
 	unload || return
 	for n in 1 2 3; do
-		start_mt -m 4 -a "$(cpus $n)" || return
+		# a job that is not ready must not leave the later cases with
+		# no module
+		start_mt -m 4 -a "$(cpus $n)" || { stop_mt; load; return; }
 	done
 	for ((i = 0; i < 5; i++)); do
 		load policy=home mode=enforce interval_ms=10 min_move_ms=0 || break
@@ -1530,10 +1532,13 @@ case_dmesg_clean() {
 }
 
 # distance needs 8 nodes: tests/run.sh asks for it on the 8x2 topology.
+# swap runs last: after its migratepages, a job started later in the same
+# guest was seen, 4 times in about 20 runs, to spin in the kernel for 20+ s
+# before it was ready (not understood yet; never in swap's own first run).
 ALL=(load tables residency migrations node_busy overhead reset hotplug churn cap
-	refuse_load hostile_load reload_under_load settings hostile home swap classify
+	refuse_load hostile_load reload_under_load settings hostile home classify
 	restore storm unload_mid_apply pid_reuse pinned ctl ctl_fuzz security
-	dmesg_clean)
+	swap dmesg_clean)
 # (the leaking test build is built only for a kernel with kmemleak)
 KO_LEAK=$B/numa_advise-leak-$NA_KVER.ko
 [ -w "$KMEMLEAK" ] && [ -e "$KO_LEAK" ] &&
