@@ -1673,6 +1673,10 @@ static void na_mem_update(u32 first, u32 n)
 
 	bool due = false;
 
+#ifdef NA_TEST_NO_MEM_SAMPLE
+	/* Test build only: an arm of tests/repro-stall.sh, nothing sampled. */
+	return;
+#endif
 	for (i = 0; i < n; i++) {
 		r = na_rec(na_order[first + i]);
 		busy += r->util;

@@ -87,15 +87,8 @@ if want unit; then
 fi
 
 # --- builds: helpers, and the module per kernel at W=1 ------------------------
-build_module() { # KVER NAME [KCFLAGS]
-	local kver=$1 name=$2 dir="$B/$2-$1"
-	# the module reads its version from ../dkms.conf, as in the DKMS tree
-	rm -rf "$dir" && mkdir -p "$dir/module" && cp dkms.conf "$dir/" &&
-		cp module/Kbuild module/*.[ch] "$dir/module/"
-	make -C "${tree_of[$kver]:-/lib/modules/$kver/build}" M="$dir/module" W=1 KCFLAGS="${3:-}" modules \
-		>"$dir/build.log" 2>&1 || return 1
-	cp "$dir/module/numa_advise.ko" "$B/$name-$kver.ko"
-}
+# shellcheck source=tests/lib/build.sh
+. tests/lib/build.sh
 
 if want build; then
 	if scripts/checkpatch.sh >"$B/checkpatch.log" 2>&1; then

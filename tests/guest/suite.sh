@@ -568,7 +568,12 @@ engine_reset() {
 }
 
 # start_mt [PROGRAM] ARGS... - a memtouch job, placed as ARGS say; its pid
-# in $mt_pid, its output in /tmp/mt.$mt_pid, every pid in mt_pids
+# in $mt_pid, its output in /tmp/mt.$mt_pid, every pid in mt_pids.
+# The output file keeps the name the job opens and /tmp/mt.PID links to
+# it: renamed once $! was known, it was sometimes renamed before the
+# forked shell had opened it, which then made a new file under the old
+# name, and the job's "ready" went there (the "stalled job" of issue 17:
+# tests/repro-stall.sh, README "The stalled job").
 mt_pids=()
 start_mt() {
 	local prog=$B/memtouch out
@@ -577,7 +582,7 @@ start_mt() {
 	"$prog" "$@" >"$out" &
 	mt_pid=$!
 	mt_pids+=($!)
-	mv "$out" /tmp/mt.$mt_pid
+	ln -s "$out" /tmp/mt.$mt_pid
 	wait_for 20 grep -q ready /tmp/mt.$mt_pid ||
 		{ case_errors+=("memtouch $* not ready: $(mt_state $mt_pid)"); return 1; }
 }
