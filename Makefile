@@ -7,8 +7,9 @@
 #   make check   every test: unit, module builds (W=1), guests on each kernel
 #   make check-stress  the long tier: churn, hostile writers and the fuzzed
 #                tool for STRESS_MINUTES (default 10) in a guest per kernel
-#   make check-debug  the guest suite on a debug kernel (lockdep, KASAN,
-#                kmemleak, atomic sleep), built once per machine
+#   make check-debug  the guest suite on debug kernels (lockdep, KASAN,
+#                kmemleak, atomic sleep; and KCSAN), built once per machine
+#   make repro-stall  the stalled-job repro (issue 17), arm by arm
 #   make module  build the module against KDIR (default: the running kernel)
 #   make tool    build tools/numa-advise-ctl
 #   make install register the module with DKMS and build it for KVERS;
@@ -49,15 +50,21 @@ STRESS_MINUTES ?= 10
 check-stress: deps
 	tests/stress.sh -m $(STRESS_MINUTES)
 
-# The guest suite on a 6.1 kernel with lockdep, KASAN, kmemleak and the
-# atomic-sleep check; any report of theirs fails it.  The kernel is built
-# the first time (scripts/debug-kernel.sh, 14 minutes on 2 cores here) and
-# kept in NA_CACHE (default /var/cache/numa_advise/debug-kernel); its
-# guests are 5 to 10 times slower than make check's: about 35 minutes alone.
+# The guest suite on two debug kernels, 6.1 from linux-source: one with
+# lockdep, KASAN, kmemleak and the atomic-sleep check, one with KCSAN; any
+# report of theirs that involves the module fails it.  Each kernel is
+# built the first time (scripts/debug-kernel.sh, about 14 minutes each on
+# 2 cores here) and kept in NA_CACHE (default /var/cache/numa_advise/
+# debug-kernel); their guests are 5 to 10 times slower than make check's.
 check-debug:
 	scripts/install-deps.sh debug
-	tree=$$(scripts/debug-kernel.sh) && \
-		NA_BUILD=$(CURDIR)/build/debug tests/run.sh -K "$$tree" -s guest -s topo8
+	lockdep=$$(scripts/debug-kernel.sh lockdep) && kcsan=$$(scripts/debug-kernel.sh kcsan) && \
+		NA_BUILD=$(CURDIR)/build/debug tests/run.sh -K "$$lockdep" -K "$$kcsan" -s guest -s topo8
+
+# The stalled-job repro of issue 17 (tests/repro-stall.sh): about 25
+# minutes an arm, two at a time; REPRO_ARGS passes -n, -a, -k, -j.
+repro-stall: deps
+	tests/repro-stall.sh $(REPRO_ARGS)
 
 demo: deps
 	tests/demo.sh $(DEMO_KVER)  # default: the newest kernel
@@ -111,4 +118,4 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool deps check check-stress check-debug demo bench install uninstall deb clean
+.PHONY: all module tool deps check check-stress check-debug repro-stall demo bench install uninstall deb clean

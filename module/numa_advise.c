@@ -79,6 +79,11 @@ static int na_uint_set(const char *val, const struct kernel_param *kp)
 	unsigned int n;
 
 	if (kstrtouint(val, 0, &n) || n < p->min || n > p->max) {
+#ifdef NA_TEST_PLANTED
+		/* Test build only: a refused write that changes the number. */
+		if (!kstrtouint(val, 0, &n))
+			WRITE_ONCE(p->val, n);
+#endif
 		if (!na_live)
 			pr_err("%s must be a number from %u to %u\n",
 			       kp->name, p->min, p->max);
@@ -2610,6 +2615,10 @@ static ssize_t na_reset_write(struct file *file, const char __user *ubuf,
 	if (strlen(buf) != len || (strcmp(buf, "1") && strcmp(buf, "1\n")))
 		return -EINVAL;
 
+#ifdef NA_TEST_PLANTED
+	/* Test build only: a warning in the middle of a case. */
+	WARN_ONCE(1, "numa_advise: planted warning (tests/plant.sh)\n");
+#endif
 	mutex_lock(&na_reset_lock);
 	WRITE_ONCE(na_reset_clock, local_clock());
 	smp_wmb();	/* na_reset_clock before na_gen, see na_cpu_begin */
@@ -2891,6 +2900,10 @@ static void na_engine_restore(void)
 	na_restore_all();
 	mutex_unlock(&na_engine_lock);
 }
+
+#ifdef NA_TEST_BROKEN
+#error "planted: a build that fails (tests/plant.sh)"
+#endif
 
 #ifdef NA_TEST_LEAK
 /*

@@ -1,18 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# debug-kernel.sh - build (once) the debug kernel `make check-debug` boots
+# debug-kernel.sh - build (once) a debug kernel `make check-debug` boots
 #
-# usage: scripts/debug-kernel.sh [-f]
-#   -f   build again even if the cached tree is up to date
+# usage: scripts/debug-kernel.sh [-f] [lockdep|kcsan]
+#   -f       build again even if the cached tree is up to date
+#   lockdep  (default) lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP, generic
+#            KASAN and kmemleak
+#   kcsan    KCSAN, the data-race detector (it excludes KASAN: a kernel of
+#            its own), with lockdep's cheaper half (DEBUG_ATOMIC_SLEEP)
 #
 # Builds a 6.1 kernel from Debian's linux-source-6.1 (/usr/src/
-# linux-source-6.1.tar.xz) with lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP,
-# generic KASAN and kmemleak, in a cache directory: NA_CACHE, default
-# /var/cache/numa_advise/debug-kernel.  On success it prints the kernel
-# tree's path (and nothing else on stdout): the tree holds arch/x86/boot/
-# bzImage (booted by tests/guest/boot.sh -K), .config, include/config/
-# kernel.release and what `make -C TREE M=... modules` needs.
+# linux-source-6.1.tar.xz) in a cache directory: NA_CACHE, default
+# /var/cache/numa_advise/debug-kernel, a tree per flavour.  On success it
+# prints the kernel tree's path (and nothing else on stdout): the tree
+# holds arch/x86/boot/bzImage (booted by tests/guest/boot.sh -K), .config,
+# include/config/kernel.release and what `make -C TREE M=... modules`
+# needs (the module built there is instrumented as the kernel is).
 #
 # It boots as a bzImage, not through PVH as boot.sh boots the Debian
 # kernels: with KASAN, the PVH entry code calls instrumented code
@@ -28,14 +32,27 @@
 # (14 minutes on 2 cores here).
 set -euo pipefail
 
+force=
+while getopts "fh" opt; do
+	case $opt in
+	f) force=1 ;;
+	h) sed -n '4,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "usage: debug-kernel.sh [-f] [lockdep|kcsan]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+flavour=${1:-lockdep}
+
 src=/usr/src/linux-source-6.1.tar.xz
 cache=${NA_CACHE:-/var/cache/numa_advise/debug-kernel}
+# the lockdep kernel keeps the place it has always had
+[[ $flavour == lockdep ]] || cache=$cache/$flavour
 tree=$cache/linux-source-6.1
 
-# What the project needs on top of x86_64_defconfig + kvm_guest.config.
-fragment='
-# --- the debug options: what make check-debug is for
-CONFIG_DEBUG_KERNEL=y
+# The checkers of each flavour, and the options they need =y.
+case $flavour in
+lockdep)
+	checkers='
 CONFIG_PROVE_LOCKING=y
 CONFIG_DEBUG_ATOMIC_SLEEP=y
 CONFIG_KASAN=y
@@ -44,11 +61,33 @@ CONFIG_KASAN_INLINE=y
 CONFIG_DEBUG_KMEMLEAK=y
 CONFIG_DEBUG_KMEMLEAK_MEM_POOL_SIZE=40000
 CONFIG_DEBUG_KMEMLEAK_AUTO_SCAN=y
+CONFIG_LOCALVERSION="-na-debug"'
+	checkers_required=(PROVE_LOCKING DEBUG_ATOMIC_SLEEP KASAN KASAN_GENERIC DEBUG_KMEMLEAK)
+	;;
+kcsan)
+	# Reports as the kernel's defaults make them: a race once seen is
+	# reported at most every 3 s, and only when a value really changed.
+	checkers='
+CONFIG_KCSAN=y
+CONFIG_KCSAN_REPORT_ONCE_IN_MS=3000
+CONFIG_KCSAN_REPORT_VALUE_CHANGE_ONLY=y
+CONFIG_KCSAN_VERBOSE=y
+# CONFIG_KASAN is not set
+CONFIG_DEBUG_ATOMIC_SLEEP=y
+CONFIG_LOCALVERSION="-na-kcsan"'
+	checkers_required=(KCSAN DEBUG_ATOMIC_SLEEP)
+	;;
+*) echo "debug-kernel.sh: no flavour '$flavour' (lockdep or kcsan)" >&2; exit 2 ;;
+esac
+
+# What the project needs on top of x86_64_defconfig + kvm_guest.config.
+fragment='
+# --- the debug options: what make check-debug is for
+CONFIG_DEBUG_KERNEL=y'"$checkers"'
 CONFIG_DEBUG_LIST=y
 CONFIG_KALLSYMS=y
 CONFIG_KALLSYMS_ALL=y
 CONFIG_DEBUG_INFO_NONE=y
-CONFIG_LOCALVERSION="-na-debug"
 # CONFIG_LOCALVERSION_AUTO is not set
 # CONFIG_WERROR is not set
 
@@ -155,7 +194,7 @@ CONFIG_SCHEDSTATS=y
 
 # Options that must come out =y: the build fails loudly otherwise.
 required=(
-	PROVE_LOCKING DEBUG_ATOMIC_SLEEP KASAN KASAN_GENERIC DEBUG_KMEMLEAK
+	"${checkers_required[@]}"
 	DEBUG_LIST KALLSYMS
 	NUMA ACPI ACPI_NUMA X86_64_ACPI_NUMA HOTPLUG_CPU MIGRATION
 	NUMA_BALANCING NUMA_BALANCING_DEFAULT_ENABLED PCI VIRTIO VIRTIO_PCI NET
@@ -212,15 +251,6 @@ configure() {
 	grep -qx "$want" "$tree/.config" || bad+=("$(grep '^CONFIG_LOCALVERSION=' "$tree/.config")")
 	((${#bad[@]} == 0)) || die "the configuration came out wrong: ${bad[*]}"
 }
-
-force=
-while getopts "fh" opt; do
-	case $opt in
-	f) force=1 ;;
-	h) sed -n '4,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "usage: debug-kernel.sh [-f]" >&2; exit 2 ;;
-	esac
-done
 
 [[ -f $src ]] || die "no $src (apt-get install linux-source-6.1, or scripts/install-deps.sh debug)"
 for tool in gcc make flex bison bc; do

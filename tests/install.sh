@@ -30,6 +30,8 @@ CONF=/etc/modprobe.d/numa_advise.conf
 # build for every module it will ever sign, is DKMS's and stays.
 ROOTS=(/usr /etc /lib/modules /var/lib/dkms /opt)
 
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 pass() { echo "PASS host $1"; }
 fail() { echo "FAIL host $1: $2"; }
 
@@ -79,10 +81,11 @@ guests() {
 	wait
 	rm -f "$CONF"
 	for k in "${kvers[@]}"; do
-		sed -n "s/^\(PASS\|FAIL\) \([^ ]*\) modprobe/\1 \2 modprobe-$how/p" \
+		sed -n "s/^\(PASS\|FAIL\|SKIP\) \([^ ]*\) modprobe/\1 \2 modprobe-$how/p" \
 			"$L/guest-$how-$k.log"
 		grep -q '^suite: ' "$L/guest-$how-$k.log" ||
 			echo "FAIL $k/4x2 modprobe-$how: no result from the guest: $(tail -n 1 "$L/guest-$how-$k.log")"
+		console_check "$k/4x2 modprobe-$how" "$L/guest-$how-$k.console"
 	done
 }
 

@@ -12,14 +12,17 @@
 #             for a guest run, default 7200 s, NA_BOOT_TIMEOUT default
 #             600 s); e.g. the debug kernel, see make check-debug.  Only
 #             -K: no other kernel; never in the install stage
-#   -s STAGE  run only these stages: unit, build, guest, topo8, install
+#   -s STAGE  run only these stages: unit, build, guest, topo8, plant,
+#             install
 #             (default all; install puts the module into this machine's
 #             DKMS and module tree, and takes it out again: root only)
 # A Debian kernel's guest run may take NA_GUEST_TIMEOUT seconds (default
-# 1500), its boot NA_BOOT_TIMEOUT (default 90).
+# 1500), its boot NA_BOOT_TIMEOUT (default 90).  NA_KCFLAGS: more KCFLAGS
+# for the module (tests/plant.sh plants its faults so).
 #
-# Prints one line per case - "PASS <where> <case>" or "FAIL <where> <case>:
-# <why>" - and closes with "N passed, N failed".  Exits 1 if any failed.
+# Prints one line per case - "PASS <where> <case>", "FAIL <where> <case>:
+# <why>" or "SKIP <where> <case> (<why>)" - and closes with "N passed,
+# N failed, N skipped" (tests/lib/report.sh).  Exits 1 if any failed.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,33 +45,28 @@ while getopts "k:K:s:" opt; do
 		kvers+=("$kv")
 		;;
 	s) stages+=("$OPTARG") ;;
-	*) echo "usage: $0 [-k KVER]... [-K TREE]... [-s unit|build|guest|topo8|install]..." >&2; exit 2 ;;
+	*) echo "usage: $0 [-k KVER]... [-K TREE]... [-s unit|build|guest|topo8|plant|install]..." >&2; exit 2 ;;
 	esac
 done
 [ ${#kvers[@]} -gt 0 ] || mapfile -t kvers < <(tests/guest/boot.sh -k list)
-[ ${#stages[@]} -gt 0 ] || stages=(unit build guest topo8 install)
+[ ${#stages[@]} -gt 0 ] || stages=(unit build guest topo8 plant install)
 if [ ${#kvers[@]} -eq 0 ]; then
 	echo "run.sh: no kernel with headers and an image in /boot (run .ci/run or tests/deps.sh)" >&2
 	exit 2
 fi
 
-passed=0
-failed=0
+# the newest Debian kernel (not built from a tree): the one-kernel runs'
+newest=
+for k in "${kvers[@]}"; do
+	[ -n "${tree_of[$k]:-}" ] || newest=$k
+done
+
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 pass() { echo "PASS $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+skip() { echo "SKIP $*"; skipped=$((skipped + 1)); }
 want() { [[ " ${stages[*]} " == *" $1 "* ]]; }
-
-# tally - echo and count the PASS/FAIL lines of a sub-run on stdin
-tally() {
-	local line
-	while IFS= read -r line; do
-		case $line in
-		PASS\ *) echo "$line"; passed=$((passed + 1)) ;;
-		FAIL\ *) echo "$line"; failed=$((failed + 1)) ;;
-		\#\ *) echo "$line" ;;
-		esac
-	done
-}
 
 mkdir -p "$B"
 
@@ -79,9 +77,8 @@ if want unit; then
 		fail "host unit-build: $(grep -m1 -i error "$B/unit/build.log")"
 	else
 		for t in test_hist test_index test_policy test_ctl; do
-			tally < <(CMOCKA_MESSAGE_OUTPUT=TAP "$B/unit/$t" 2>&1 |
-				sed -n -e "s/^ok [0-9]* - \(.*\)/PASS host unit\/${t#test_}.\1/p" \
-				       -e "s/^not ok [0-9]* - \(.*\)/FAIL host unit\/${t#test_}.\1/p")
+			CMOCKA_MESSAGE_OUTPUT=TAP "$B/unit/$t" >"$B/unit/$t.tap" 2>&1
+			tally < <(tap_cases "${t#test_}" $? <"$B/unit/$t.tap")
 		done
 	fi
 fi
@@ -98,6 +95,8 @@ if want build; then
 	fi
 fi
 
+# kernels the module did not build for: no guest runs old code for them
+declare -A unbuilt=()
 if want build || want guest || want topo8 || want install; then
 	make -s -C tests/helpers O="$B" >"$B/helpers.log" 2>&1 ||
 		fail "host helpers-build: $(grep -m1 -i error "$B/helpers.log")"
@@ -117,7 +116,8 @@ if want build || want guest || want topo8 || want install; then
 		fail "host numa-advise-ctl-build: $(grep -m1 -iE 'error|needs' "$B/tool.log")"
 	fi
 	for k in "${kvers[@]}"; do
-		if ! build_module "$k" numa_advise; then
+		if ! build_module "$k" numa_advise "${NA_KCFLAGS:-}"; then
+			unbuilt[$k]=1
 			fail "$k module-build: $(grep -m1 -i error "$B/numa_advise-$k/build.log")"
 		elif grep -qi 'warning:' "$B/numa_advise-$k/build.log"; then
 			fail "$k module-build: W=1 $(grep -m1 -i 'warning:' "$B/numa_advise-$k/build.log")"
@@ -131,6 +131,8 @@ if want build || want guest || want topo8 || want install; then
 			grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "${tree_of[$k]}/.config"; then
 			build_module "$k" numa_advise-leak -DNA_TEST_LEAK ||
 				fail "$k module-build: test variant that leaks"
+		else
+			rm -f "$B/numa_advise-leak-$k.ko"
 		fi
 	done
 fi
@@ -188,22 +190,32 @@ if want topo8; then
 	# kernel; the 2014 seed's case on it, with one CPU a node (half the
 	# emulation), on every kernel.  A tree's kernel (the debug kernel,
 	# several times slower) gets only the latter.
-	newest=
-	for k in "${kvers[@]}"; do
-		[ -n "${tree_of[$k]:-}" ] || newest=$k
-	done
-	[ -z "$newest" ] || runs+=("$newest 8x2 load tables migrations dmesg_clean")
+	if [ -n "$newest" ]; then
+		runs+=("$newest 8x2 load tables migrations dmesg_clean")
+	else
+		skip "${kvers[*]} 8x2 (the 8x2 layout runs on a Debian kernel only: too slow on a debug kernel)"
+	fi
 	for k in "${kvers[@]}"; do
 		runs+=("$k 8x1 load distance dmesg_clean")
 	done
 	# and the tool on a machine with a single node
-	[ -z "$newest" ] || runs+=("$newest 1x2 load ctl_one_node dmesg_clean")
+	if [ -n "$newest" ]; then
+		runs+=("$newest 1x2 load ctl_one_node dmesg_clean")
+	else
+		skip "${kvers[*]} 1x2 (the one-node layout runs on a Debian kernel only)"
+	fi
 fi
 
 guest_log() { echo "$B/guest-$1-$2.log"; }
 slots=$(nproc)
+started=()
 for r in "${runs[@]}"; do
 	read -r kver topo cases <<<"$r"
+	if [ -n "${unbuilt[$kver]:-}" ]; then
+		fail "$kver/$topo guest: not run: the module did not build for $kver"
+		continue
+	fi
+	started+=("$r")
 	while [ "$(jobs -rp | wc -l)" -ge "$slots" ]; do
 		wait -n
 	done
@@ -212,7 +224,8 @@ for r in "${runs[@]}"; do
 	if [ -n "${tree_of[$kver]:-}" ]; then
 		kernel=(-K "${tree_of[$kver]}" -T "${NA_TREE_TIMEOUT:-7200}")
 		boot_timeout=${NA_BOOT_TIMEOUT:-600}
-		knobs=(NA_TIME_SCALE=4)
+		knobs=(NA_TIME_SCALE=4 NA_RELOAD_CYCLES=100 NA_HB_GROUPS=4 NA_FAULT_SECS=120
+			NA_REUSE_ROUNDS=10)
 	else
 		# the 4x2 suite takes about 9 minutes (its cases 503-523 s in a
 		# clean-clone run), more on a loaded machine
@@ -225,13 +238,23 @@ for r in "${runs[@]}"; do
 		tests/guest/suite.sh "$B" "${knobs[@]}" $cases >"$log" 2>&1 &
 done
 wait
-for r in "${runs[@]}"; do
+for r in "${started[@]}"; do
 	read -r kver topo _ <<<"$r"
 	log=$(guest_log "$kver" "$topo")
 	tally <"$log"
 	grep -q '^suite: ' "$log" ||
 		fail "$kver/$topo guest: no result from the guest: $(tail -n 1 "$log") (console: $log.console)"
+	tally < <(console_check "$kver/$topo" "$log.console")
 done
+
+# --- the test bed's own test: planted faults must show (tests/plant.sh) -------
+if want plant; then
+	if [ -n "$newest" ]; then
+		tally < <(tests/plant.sh "$newest" 2>&1)
+	else
+		skip "host plant (planted faults run on a Debian kernel only)"
+	fi
+fi
 
 # --- installed: make install (DKMS) and the .deb, modprobe in guests ---------
 # After the other guests: it rewrites this machine's modules.dep, which a
@@ -239,10 +262,14 @@ done
 if want install; then
 	installed=()
 	for k in "${kvers[@]}"; do
-		[ -n "${tree_of[$k]:-}" ] || installed+=("$k")
+		if [ -n "${tree_of[$k]:-}" ]; then
+			skip "$k install (a kernel built from source is not installed into this machine)"
+		else
+			installed+=("$k")
+		fi
 	done
 	[ ${#installed[@]} -eq 0 ] || tally < <(tests/install.sh "$B" "${installed[@]}" 2>&1)
 fi
 
-echo "$passed passed, $failed failed"
+report_summary
 [ "$failed" -eq 0 ]

@@ -15,7 +15,7 @@
 # against the loaded module, the storm runs for MINUTES, the module is
 # unloaded mid-placement, 100,000 tasks churn through the tables, and the
 # cap and bad load parameters are tried; the kernel log must stay clean.
-# Prints one line per case and "N passed, N failed".
+# Prints one line per case and "N passed, N failed, N skipped".
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,32 +40,33 @@ fi
 kargs=()
 for k in "${kvers[@]}"; do kargs+=(-k "$k"); done
 mkdir -p "$B"
+# shellcheck source=tests/lib/report.sh
+. tests/lib/report.sh
 NA_CTL_FUZZ_RUNS=5000 tests/run.sh "${kargs[@]}" -s build >"$B/stress-build.log" 2>&1
-grep -E '^(PASS|FAIL)' "$B/stress-build.log"
-passed=$(grep -c '^PASS' "$B/stress-build.log")
-failed=$(grep -c '^FAIL' "$B/stress-build.log")
+tally <"$B/stress-build.log"
 
 secs=$((minutes * 60))
-knobs=(NA_FUZZ_WRITES=100000 "NA_FUZZ_SECS=$((secs / 2))" NA_CTL_FUZZ_RUNS=400
+knobs=(NA_FUZZ_WRITES=100000 "NA_FUZZ_SECS=$((secs / 2))" NA_CTL_FUZZ_RUNS=400 NA_REUSE_ROUNDS=50
+	NA_RELOAD_CYCLES=100 NA_HB_GROUPS=4 NA_FAULT_SECS=120
 	"NA_STORM_SECS=$secs")
 cases=(load hostile_load hostile ctl_fuzz storm unload_mid_apply
-	unload_mid_apply unload_mid_apply churn churn churn churn churn churn
+	unload_mid_apply unload_mid_apply fault_reload fault_node_offline
+	fault_hotplug_reload churn churn churn churn churn churn
 	churn churn churn churn cap pid_reuse dmesg_clean)
 for k in "${kvers[@]}"; do
-	tests/guest/boot.sh -k "$k" -t 4x2 -T $((secs * 3 + 1800)) \
+	tests/guest/boot.sh -k "$k" -t 4x2 -T $((secs * 3 + 2700)) \
 		-l "$B/stress-$k.console" tests/guest/suite.sh "$B" "${knobs[@]}" \
 		"${cases[@]}" >"$B/stress-$k.log" 2>&1 &
 done
 wait
 
 for k in "${kvers[@]}"; do
-	grep -E '^(PASS|FAIL|# )' "$B/stress-$k.log"
-	passed=$((passed + $(grep -c '^PASS' "$B/stress-$k.log")))
-	failed=$((failed + $(grep -c '^FAIL' "$B/stress-$k.log")))
+	tally <"$B/stress-$k.log"
 	if ! grep -q '^suite: ' "$B/stress-$k.log"; then
 		echo "FAIL $k/4x2 guest: no result: $(tail -n 1 "$B/stress-$k.log") (console: $B/stress-$k.console)"
 		failed=$((failed + 1))
 	fi
+	tally < <(console_check "$k/4x2" "$B/stress-$k.console")
 done
-echo "$passed passed, $failed failed"
+report_summary
 [ "$failed" -eq 0 ]

@@ -94,6 +94,34 @@ kreport_module_leaks() {
 	}' "$KMEMLEAK"
 }
 
+# kreport_lines [case] - of a kernel log on stdin, the lines that report
+# something (KREPORT_PATTERN).  A KCSAN report (on the KCSAN kernel, make
+# check-debug) counts only when it involves numa_advise: its header names
+# the two racing functions and its stacks the callers, and one of them is
+# the module's; the kernel's own races are not ours to fail on.  With
+# "case", each line comes after the case it came in (the suite's marker
+# "na-suite: case NAME begins") and a tab.
+kreport_lines() {
+	awk -v pat="$KREPORT_PATTERN" -v tag="${1:-}" '
+	function out(l) { print (tag == "" ? "" : (c == "" ? "before the cases" : "in case " c) "\t") l }
+	/na-suite: case [^ ]+ begins/ {
+		c = $0; sub(/.*na-suite: case /, "", c); sub(/ begins.*/, "", c)
+	}
+	/BUG: KCSAN:/ { kcsan = 1; hdr = $0; ours = /numa_advise/; next }
+	kcsan && /================/ { if (ours) out(hdr); kcsan = 0; next }
+	kcsan { if (/numa_advise/) ours = 1; next }
+	$0 ~ pat { out($0) }
+	END { if (kcsan && ours) out(hdr) }'
+}
+
+# kreport_log_since [MARKER] - the kernel log's reports after the last
+# line with MARKER (all of them without one, or when the marker has
+# rotated out of the log)
+kreport_log_since() {
+	dmesg | awk -v m="${1:-}" 'm != "" && index($0, m) { n = NR } { l[NR] = $0 }
+		END { for (i = n + 1; i <= NR; i++) print l[i] }' | kreport_lines
+}
+
 # kernel_reports_start - forget what the kernel reported before the cases
 # (boot's own leaks included), noting whether lockdep is still on
 kernel_reports_start() {
@@ -117,11 +145,12 @@ kernel_reports_module_loaded() {
 	KREPORT_LEAKS=$(kreport_kmemleak_scan && kreport_module_leaks)
 }
 
-# kernel_reports - print the reports since kernel_reports_start (a few of
-# each kind), nothing if there were none
+# kernel_reports [MARKER] - print the reports since kernel_reports_start,
+# or in the log's lines after the last one with MARKER (a few of each
+# kind), nothing if there were none
 kernel_reports() {
 	{
-		dmesg | grep -E "$KREPORT_PATTERN" | head -n 3
+		kreport_log_since "${1:-}" | head -n 3
 		case $KREPORT_LOCKDEP_START$(kreport_lockdep) in
 		0*) echo "lockdep: off before the cases began (a report at boot, see the console log): nothing was checked" ;;
 		10) echo "lockdep: switched itself off during the cases (debug_locks 0)" ;;

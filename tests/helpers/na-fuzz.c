@@ -53,6 +53,7 @@ struct setting {
 	int model;		/* CHOICE: index of the model's value */
 	const char *const *names;
 	unsigned int min, max;	/* UINT */
+	unsigned long long value;	/* UINT: what the model says it holds */
 	char saved[256];	/* as found, to put back */
 };
 
@@ -286,9 +287,13 @@ static long predict(struct setting *s, const char *d, size_t len, off_t off,
 			len = SYSFS_MAX;
 		memcpy(text, d, len);
 		text[len] = '\0';
-		if (s->kind == UINT)
-			return kstrtoull_(text, 0, &v) || v < s->min ||
-			       v > s->max ? -EINVAL : (long)len;
+		if (s->kind == UINT) {
+			if (kstrtoull_(text, 0, &v) || v < s->min || v > s->max)
+				return -EINVAL;
+			if (apply)
+				s->value = v;
+			return len;
+		}
 	}
 	/* a name; a debugfs line has lost its '\n' already */
 	for (i = 0; s->names[i]; i++)
@@ -539,26 +544,38 @@ static unsigned long reset_generation(void)
 	return p ? strtoul(p + 18, NULL, 10) : 0;
 }
 
-/* check_state - after a write to @s, its file reads what the model says */
-static void check_state(const struct setting *s, const char *d, size_t n,
-			off_t off)
+/*
+ * check_all - after a write to @s, taken or refused, every setting reads
+ * what the model says: a refused write changes nothing, anywhere, and a
+ * taken one changes its own setting alone
+ */
+static void check_all(const struct setting *s, const char *d, size_t n,
+		      off_t off)
 {
-	char buf[4096], want[MAX_RULES * 161 + 1] = "";
-	int i;
+	char buf[4096], want[MAX_RULES * 161 + 1];
+	unsigned int i, j;
 
-	if (s->kind != CHOICE && s->kind != SCOPE)
-		return;
-	if (!slurp(s->path, buf, sizeof(buf))) {
-		mismatch(s, d, n, off, "cannot read it back");
-		return;
+	for (i = 0; i < NR_SETTINGS; i++) {
+		const struct setting *t = &settings[i];
+
+		if (t->kind != CHOICE && t->kind != SCOPE && t->kind != UINT)
+			continue;
+		if (!slurp(t->path, buf, sizeof(buf))) {
+			mismatch(s, d, n, off, "cannot read %s back", t->path);
+			continue;
+		}
+		want[0] = '\0';
+		if (t->kind == CHOICE)
+			sprintf(want, "%s\n", t->names[choice[t->model]]);
+		else if (t->kind == UINT)
+			sprintf(want, "%llu\n", t->value);
+		else
+			for (j = 0; j < (unsigned int)nr_rules; j++)
+				sprintf(want + strlen(want), "%s\n", rules[j]);
+		if (strcmp(buf, want))
+			mismatch(s, d, n, off, "then %s reads '%s', the model says '%s'",
+				 t->path, buf, want);
 	}
-	if (s->kind == CHOICE)
-		sprintf(want, "%s\n", s->names[choice[s->model]]);
-	else
-		for (i = 0; i < nr_rules; i++)
-			sprintf(want + strlen(want), "%s\n", rules[i]);
-	if (strcmp(buf, want))
-		mismatch(s, d, n, off, "reads '%s', the model says '%s'", buf, want);
 }
 
 /*
@@ -607,7 +624,7 @@ static void one_write(struct setting *s, char *d, bool model)
 	close(fd);
 	if (!model)
 		return;
-	check_state(s, d, n, at);
+	check_all(s, d, n, at);
 	if (s->kind == RESET && reset_generation() != gen + nr_taken)
 		mismatch(s, d, n, at, "reset_generation %lu -> %lu", gen,
 			 reset_generation());
@@ -763,6 +780,16 @@ int main(int argc, char **argv)
 		for (choice[i] = 0; s->names[choice[i]]; choice[i]++)
 			if (sysfs_streq_(s->names[choice[i]], buf))
 				break;
+	}
+	for (i = 0; i < NR_SETTINGS; i++) {
+		struct setting *s = &settings[i];
+		char buf[64];
+
+		if (s->kind == UINT && (!slurp(s->path, buf, sizeof(buf)) ||
+					kstrtoull_(buf, 10, &s->value))) {
+			fprintf(stderr, "na-fuzz: cannot read %s\n", s->path);
+			return 2;
+		}
 	}
 	write_str(DBG "scope", "clear");
 	nr_rules = 0;

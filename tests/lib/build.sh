@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # build.sh - building the module for a test run (sourced by tests/run.sh
 # and tests/repro-stall.sh)
