@@ -288,7 +288,7 @@ case_migrations() {
 # busy+idle covers its 2 CPUs, an untouched node stays mostly idle, and the
 # burner's own row (still running: charged for the run in progress) agrees.
 case_node_busy() {
-	local n=3 quiet=1 t0 t1 b0 i0 q0 b1 i1 q1 x0 x1 el own k0 k1 rows
+	local n=3 quiet=1 t0 t1 t0b t1b b0 i0 q0 b1 i1 q1 x0 x1 el lo hi own k0 k1 rows
 	local cpu=$(cpus $n | cut -d- -f1 | cut -d, -f1)
 	local ncpu=$(taskset -c "$(cpus $n)" nproc)
 	start_spin "$cpu"
@@ -297,23 +297,28 @@ case_node_busy() {
 	# The burner's row is read with builtins next to the kernel's own
 	# count of its runtime (schedstat): a program started in between can
 	# take a tenth of a second on a loaded machine.
+	# The clock is read before and after each snapshot: a loaded host
+	# can hold the copy up for most of a second, and the time the tables
+	# cover lies between the shortest and the longest span these give.
 	t0=$(now_ns) && cp $D/nodes /tmp/nodes0 && mapfile rows <$D/tasks &&
-		read -r k0 _ </proc/$spin_pid/schedstat && printf %s "${rows[@]}" >/tmp/tasks0
+		read -r k0 _ </proc/$spin_pid/schedstat && t0b=$(now_ns) &&
+		printf %s "${rows[@]}" >/tmp/tasks0
 	sleep 3
 	t1=$(now_ns) && cp $D/nodes /tmp/nodes1 && mapfile rows <$D/tasks &&
-		read -r k1 _ </proc/$spin_pid/schedstat && printf %s "${rows[@]}" >/tmp/tasks1
+		read -r k1 _ </proc/$spin_pid/schedstat && t1b=$(now_ns) &&
+		printf %s "${rows[@]}" >/tmp/tasks1
 	stop_spin
 	b0=$(tcol /tmp/nodes0 node $n busy_ns) i0=$(tcol /tmp/nodes0 node $n idle_ns)
 	b1=$(tcol /tmp/nodes1 node $n busy_ns) i1=$(tcol /tmp/nodes1 node $n idle_ns)
 	q0=$(tcol /tmp/nodes0 node $quiet busy_ns) q1=$(tcol /tmp/nodes1 node $quiet busy_ns)
 	x0=$(tcol /tmp/tasks0 pid "$spin_pid" "node${n}_ns")
 	x1=$(tcol /tmp/tasks1 pid "$spin_pid" "node${n}_ns")
-	el=$((t1 - t0))
+	el=$((t1 - t0)) lo=$((t1 - t0b)) hi=$((t1b - t0))
 	own=$((x1 - x0))
-	check "node$n busy +$((b1 - b0)) vs ${el}ns elapsed" \
-		fcmp "$((b1 - b0)) > 0.9 * $el && $((b1 - b0)) < 1.1 * $el"
-	check "node$n busy+idle +$((b1 - b0 + i1 - i0)) vs $ncpu x ${el}ns" \
-		fcmp "$((b1 - b0 + i1 - i0)) > 0.9 * $ncpu * $el && $((b1 - b0 + i1 - i0)) < 1.1 * $ncpu * $el"
+	check "node$n busy +$((b1 - b0)) vs ${lo}..${hi}ns elapsed" \
+		fcmp "$((b1 - b0)) > 0.9 * $lo && $((b1 - b0)) < 1.1 * $hi"
+	check "node$n busy+idle +$((b1 - b0 + i1 - i0)) vs $ncpu x ${lo}..${hi}ns" \
+		fcmp "$((b1 - b0 + i1 - i0)) > 0.9 * $ncpu * $lo && $((b1 - b0 + i1 - i0)) < 1.1 * $ncpu * $hi"
 	check "node$quiet busy +$((q1 - q0)) while idle" fcmp "$((q1 - q0)) < 0.25 * $el"
 	check "burner's node$n time +${own}ns vs the kernel's +$((k1 - k0))ns" \
 		fcmp "$own > 0.9 * $((k1 - k0)) && $own < 1.1 * $((k1 - k0)) && $own > 0.5 * $el"
