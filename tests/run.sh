@@ -69,6 +69,7 @@ skip() { echo "SKIP $*"; skipped=$((skipped + 1)); }
 want() { [[ " ${stages[*]} " == *" $1 "* ]]; }
 
 mkdir -p "$B"
+report_header "run.sh ${stages[*]}" "${kvers[@]}"
 
 # --- user-space unit tests (TAP from cmocka) ---------------------------------
 if want unit; then

@@ -42,6 +42,7 @@ for k in "${kvers[@]}"; do kargs+=(-k "$k"); done
 mkdir -p "$B"
 # shellcheck source=tests/lib/report.sh
 . tests/lib/report.sh
+report_header "stress.sh, $minutes minutes" "${kvers[@]}"
 NA_CTL_FUZZ_RUNS=5000 tests/run.sh "${kargs[@]}" -s build >"$B/stress-build.log" 2>&1
 tally <"$B/stress-build.log"
 

@@ -28,6 +28,17 @@ tally() {
 	done
 }
 
+# report_header NAME KVER... - the run's first line: what ran, on which
+# commit (with "+changes" for a work tree that differs from it) and which
+# kernels, so that a figure quoted from the output says what it measured
+report_header() {
+	local name=$1 rev
+	shift
+	rev=$(git rev-parse --short HEAD 2>/dev/null || echo "no git")
+	git diff --quiet HEAD 2>/dev/null || rev="$rev+changes"
+	echo "# $name: commit $rev, $(date -u '+%F %T') UTC, kernels: $*"
+}
+
 report_summary() {
 	echo "$passed passed, $failed failed, $skipped skipped"
 }
