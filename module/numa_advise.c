@@ -290,7 +290,24 @@ static struct na_cpu __percpu *na_cpus;
 static struct na_index na_idx;		/* lock-free, see na_index.h */
 static void *na_slots;			/* max_tasks slots of na_stride bytes */
 static size_t na_stride;
-static unsigned long *na_slot_map;	/* slot in use: test_and_set_bit() */
+/*
+ * Slot in use.  Set with test_and_set_bit() by a probe taking a slot,
+ * cleared with clear_bit_unlock() by the free probe; everything else only
+ * reads it, lock-free, and may see a bit a moment stale: the slot's
+ * seqcount and key then tell (na_task_read()).  Those readers scan it with
+ * na_next_slot().
+ */
+static unsigned long *na_slot_map;
+
+/* na_next_slot - the first slot in use from @s on; max_tasks: none */
+static inline unsigned long na_next_slot(unsigned long s)
+{
+	/* a racy read by design: see na_slot_map */
+	return data_race(find_next_bit(na_slot_map, max_tasks, s));
+}
+
+#define na_for_each_slot(s) \
+	for ((s) = na_next_slot(0); (s) < max_tasks; (s) = na_next_slot((s) + 1))
 
 /*
  * Slots handed out; a slot is reserved here before its bit is searched for
@@ -331,8 +348,9 @@ static inline u64 na_since(u64 last)
  * the engine writes those inside write_seqcount_begin/end on @seq with
  * interrupts off (na_rec_publish), so a reader on another CPU waits a few
  * stores at most, and none runs on this CPU meanwhile.  The `tasks` reader
- * takes @home and @mem with READ_ONCE() after checking @key, and may show
- * a value a round old.
+ * takes @home and @mem with READ_ONCE() after checking @key and @born, and
+ * may show a value a round old: a new owner's are reset before its @key is
+ * published (na_rec_start), so it never shows the previous owner's.
  */
 struct na_rec {
 	seqcount_t seq;
@@ -432,7 +450,12 @@ static void na_task_refresh(struct na_task *t, struct task_struct *p)
 {
 	t->pid = p->pid;
 	t->tgid = p->tgid;
-	memcpy(t->comm, p->comm, TASK_COMM_LEN);
+	/*
+	 * A write to /proc/PID/comm renames a task from outside, under its
+	 * task_lock(), which a probe cannot take: a name torn by it shows
+	 * until the task's next event.
+	 */
+	data_race(memcpy(t->comm, p->comm, TASK_COMM_LEN));
 	t->pflags = p->flags;
 	t->nr_cpus_allowed = p->nr_cpus_allowed;
 }
@@ -448,7 +471,8 @@ static u32 na_slot_alloc(struct na_cpu *pc)
 	/* A free bit exists: we hold one of at most max_tasks reservations. */
 	s = pc->slot_hint;
 	for (;;) {
-		s = find_next_zero_bit(na_slot_map, max_tasks, s);
+		/* a hint only: test_and_set_bit() below decides */
+		s = data_race(find_next_zero_bit(na_slot_map, max_tasks, s));
 		if (s >= max_tasks) {
 			s = 0;
 			continue;
@@ -998,7 +1022,7 @@ static void *na_tasks_start(struct seq_file *m, loff_t *pos)
 
 	if (*pos == 0)
 		return SEQ_START_TOKEN;
-	s = find_next_bit(na_slot_map, max_tasks, *pos - 1);
+	s = na_next_slot(*pos - 1);
 	if (s >= max_tasks)
 		return NULL;
 	*pos = s + 1;
@@ -1010,7 +1034,7 @@ static void *na_tasks_next(struct seq_file *m, void *v, loff_t *pos)
 	unsigned long s = v == SEQ_START_TOKEN ? 0 :
 			  (v - na_slots) / na_stride + 1;
 
-	s = find_next_bit(na_slot_map, max_tasks, s);
+	s = na_next_slot(s);
 	*pos = s + 1;
 	return s < max_tasks ? na_slot(s) : NULL;
 }
@@ -1071,6 +1095,7 @@ static int na_tasks_show(struct seq_file *m, void *v)
 	/* The engine's view, if it has seen this owner of the slot yet. */
 	r = na_rec(s);
 	if (READ_ONCE(r->key) == t->key && READ_ONCE(r->born) == t->born) {
+		smp_rmb();	/* pairs with na_rec_start(): not the old owner's */
 		home = READ_ONCE(r->home);
 		mem = READ_ONCE(r->mem);
 	}
@@ -1214,7 +1239,7 @@ static u32 *na_cap;			/* nr_node_ids */
 static s32 *na_room;			/* nr_node_ids */
 static enum na_class *na_cls;		/* nr_node_ids */
 static struct na_tasks_iter na_round_it;
-static unsigned long *na_rec_map;	/* records in use */
+static unsigned long *na_rec_map;	/* records in use; na_engine_lock */
 static cpumask_var_t na_mask_tmp;
 static char *na_path_buf;		/* PATH_MAX, for cgroup paths */
 
@@ -1387,6 +1412,35 @@ static void na_nodes_cpumask(u64 nodes, struct cpumask *mask)
 }
 
 /*
+ * A task's cpus_mask changes under its pi_lock (and its runqueue's lock):
+ * read it under the former, as sched_getaffinity() does.
+ */
+
+/* na_mask_is - is @p's mask @mask? */
+static bool na_mask_is(struct task_struct *p, const struct cpumask *mask)
+{
+	unsigned long flags;
+	bool eq;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	eq = cpumask_equal(&p->cpus_mask, mask);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	return eq;
+}
+
+/* na_mask_has_all - does @p's mask allow every CPU? */
+static bool na_mask_has_all(struct task_struct *p)
+{
+	unsigned long flags;
+	bool all;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	all = cpumask_subset(cpu_possible_mask, &p->cpus_mask);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	return all;
+}
+
+/*
  * na_adopt - @r's task was forked by a task we had narrowed, to one of
  * @nodes (now and before); if it still carries that mask, the mask is ours
  * to put back.  Its own children are then passed the same.
@@ -1402,9 +1456,9 @@ static void na_adopt(struct na_rec *r, const u64 *nodes, u64 now)
 		if (!nodes[i])
 			continue;
 		na_nodes_cpumask(nodes[i], na_mask_tmp);
-		if (!cpumask_equal(&p->cpus_mask, na_mask_tmp))
+		if (!na_mask_is(p, na_mask_tmp))
 			continue;
-		cpumask_copy(na_rec_mask(r), &p->cpus_mask);
+		cpumask_copy(na_rec_mask(r), na_mask_tmp);
 		r->placed = nodes[i];
 		r->moved_at = now;
 		na_rec_narrowing(r, nodes[i]);
@@ -1420,6 +1474,9 @@ static void na_rec_start(u32 s, const struct na_task *t, u64 now)
 {
 	struct na_rec *r = na_rec(s);
 
+	/* Ordered before the key by the write barrier of na_rec_publish(). */
+	WRITE_ONCE(r->home, -1);
+	WRITE_ONCE(r->mem, -1);
 	na_rec_publish(r, t->key, t->born, 0, 0);
 	r->gen = READ_ONCE(na_gen);
 	r->last_age = 0;
@@ -1427,8 +1484,6 @@ static void na_rec_start(u32 s, const struct na_task *t, u64 now)
 	r->tgid = t->tgid;
 	memcpy(r->comm, t->comm, TASK_COMM_LEN);
 	r->comm[TASK_COMM_LEN - 1] = '\0';
-	WRITE_ONCE(r->home, -1);
-	WRITE_ONCE(r->mem, -1);
 	r->cur = -1;
 	r->util = 0;
 	r->load = 0;
@@ -1650,7 +1705,8 @@ static int na_mem_sample(struct task_struct *p, u16 *pm)
 			if (na_gup_one(mm, addr, &page) != 1)
 				continue;
 			if (!is_zero_pfn(page_to_pfn(page))) {
-				count[page_to_nid(page)]++;
+				/* other flags change; the node does not */
+				count[data_race(page_to_nid(page))]++;
 				found++;
 			}
 			put_page(page);
@@ -1788,11 +1844,13 @@ static void na_nodes_update(u64 now, u64 dt, u32 gen)
  * Between the check and set_cpus_allowed_ptr() a user's own
  * sched_setaffinity() could still slip in and be overwritten: the kernel
  * offers modules no compare-and-set of a task's mask.  The next round sees
- * our mask and the task stays ours; a user who pins again wins.
+ * our mask and the task stays ours; a user who pins again wins.  One that
+ * comes after ours is seen at once: the mask is then not the one we set.
  */
 static void na_place(struct na_rec *r, u64 nodes, u64 now)
 {
 	struct task_struct *p = na_get_task(r);
+	bool widen = false;
 
 	if (!p)
 		return;
@@ -1801,16 +1859,20 @@ static void na_place(struct na_rec *r, u64 nodes, u64 now)
 	 * shows a one-CPU cpus_ptr for a while.
 	 */
 	if (r->placed) {
-		if (!cpumask_equal(&p->cpus_mask, na_rec_mask(r))) {
-			r->placed = 0;
-			na_stats.overridden++;
+		if (!na_mask_is(p, na_rec_mask(r)))
+			goto overridden;
+		/*
+		 * Placed while a CPU of its nodes was offline, and the CPU
+		 * is back: the mask takes it in, which is not a move.
+		 */
+		na_nodes_cpumask(nodes, na_mask_tmp);
+		widen = r->placed == nodes;
+		if (widen && cpumask_subset(na_mask_tmp, na_rec_mask(r)))
 			goto put;
-		}
-		if (r->placed == nodes)
-			goto put;
-	} else if ((p->flags & (PF_KTHREAD | PF_NO_SETAFFINITY | PF_EXITING)) ||
-		   p->policy == SCHED_DEADLINE ||
-		   !cpumask_subset(cpu_possible_mask, &p->cpus_mask)) {
+	} else if ((READ_ONCE(p->flags) &
+		    (PF_KTHREAD | PF_NO_SETAFFINITY | PF_EXITING)) ||
+		   READ_ONCE(p->policy) == SCHED_DEADLINE ||
+		   !na_mask_has_all(p)) {
 		/* Deadline tasks: their admission control is per root domain. */
 		goto put;
 	}
@@ -1823,13 +1885,23 @@ static void na_place(struct na_rec *r, u64 nodes, u64 now)
 		na_stats.apply_errors++;
 		goto put;
 	}
-	cpumask_copy(na_rec_mask(r), &p->cpus_mask);
-	trace_numa_advise_place(r->pid, r->tgid, r->comm, r->placed, nodes,
-				na_reason_names[r->reason]);
+	if (!widen) {
+		trace_numa_advise_place(r->pid, r->tgid, r->comm, r->placed,
+					nodes, na_reason_names[r->reason]);
+		r->moved_at = now;
+		na_stats.moves++;
+	}
+	/* A sched_setaffinity() since ours: the mask is the user's. */
+	if (!na_mask_is(p, na_mask_tmp))
+		goto overridden;
+	cpumask_copy(na_rec_mask(r), na_mask_tmp);
 	r->placed = nodes;
-	r->moved_at = now;
-	na_stats.moves++;
 put:
+	put_task_struct(p);
+	return;
+overridden:
+	r->placed = 0;
+	na_stats.overridden++;
 	put_task_struct(p);
 }
 
@@ -1842,7 +1914,7 @@ static void na_restore(struct na_rec *r)
 	struct task_struct *p = na_get_task(r);
 
 	if (p) {
-		if (!cpumask_equal(&p->cpus_mask, na_rec_mask(r))) {
+		if (!na_mask_is(p, na_rec_mask(r))) {
 			na_stats.overridden++;
 		} else if (set_cpus_allowed_ptr(p, cpu_possible_mask)) {
 			na_stats.apply_errors++;
@@ -1884,7 +1956,7 @@ static void na_restore_all(void)
 	u64 now = local_clock();
 	unsigned long s;
 
-	for_each_set_bit(s, na_slot_map, max_tasks) {
+	na_for_each_slot(s) {
 		struct na_rec *r = na_rec(s);
 
 		if (na_task_read(s, t) &&
@@ -2117,7 +2189,7 @@ static void na_round(void)
 	na_rounds++;
 	na_nodes_update(now, dt, gen);
 	na_tasks_snapshot(&na_round_it);
-	for_each_set_bit(s, na_slot_map, max_tasks)
+	na_for_each_slot(s)
 		na_rec_update(s, now, dt, gen);
 	na_records_forget();
 	na_last_round = now;

@@ -1358,6 +1358,38 @@ case_fault_hotplug_reload() {
 	wait $hb 2>/dev/null
 }
 
+# A task placed on a node while one of its CPUs was offline gets that CPU
+# once it is back: the second CPU of every node goes offline, the job is
+# placed on one CPU of some node, and when the CPUs come back its mask is
+# the node's two.  (The job starts before they go: 6.1 gives a mask set
+# while a CPU is offline only the CPUs online, and the engine leaves such
+# a task be.)
+case_hotplug_widen() {
+	local hp=/sys/devices/system/cpu n c off=() m node
+	engine_setup
+	start_mt -m 4 -a "$(cpus 1)" || return
+	for ((n = 0; n < $(nodes); n++)); do
+		c=$(cpus "$n" | tr -s ',-' '  ' | awk '{ print $NF }')
+		[ "$c" != "$(cpus "$n")" ] || continue
+		echo 0 >$hp/cpu"$c"/online && off+=("$c")
+	done
+	echo home >$D/policy
+	echo enforce >$D/mode
+	wait_for 30 eval '[ "$(expand "$(allowed $mt_pid)" | wc -w)" = 1 ]' ||
+		case_errors+=("not placed on one CPU: $(allowed $mt_pid); $(advice_row $mt_pid)")
+	m=$(allowed $mt_pid)
+	node=$(cd $hp/cpu"$m" 2>/dev/null && echo node[0-9]*)
+	for c in "${off[@]}"; do
+		echo 1 >$hp/cpu"$c"/online
+	done
+	if [ -d "/sys/devices/system/node/$node" ]; then
+		wait_for 10 mask_is $mt_pid "$(cpus "${node#node}")" ||
+			case_errors+=("placed on cpu $m of $node, still $(allowed $mt_pid) with its CPUs back ($(cpus "${node#node}"))")
+	fi
+	stop_mt
+	engine_reset
+}
+
 # A task placed on node 1, then gone, and a new task given its id: the
 # newcomer starts with its own mask and a record of its own, never the old
 # task's history.  The newcomer is in scope and busy (a memtouch job with
@@ -1836,7 +1868,7 @@ case_dmesg_clean() {
 ALL=(load tables residency migrations node_busy overhead reset hotplug churn cap
 	refuse_load hostile_load reload_under_load settings hostile home classify
 	restore storm unload_mid_apply fault_reload fault_node_offline
-	fault_hotplug_reload pid_reuse pinned ctl ctl_fuzz security swap
+	fault_hotplug_reload hotplug_widen pid_reuse pinned ctl ctl_fuzz security swap
 	kmemleak_caught dmesg_clean)
 # (the leaking test build is built only for a kernel with kmemleak)
 KO_LEAK=$B/numa_advise-leak-$NA_KVER.ko
