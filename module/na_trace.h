@@ -12,19 +12,33 @@
 #define _NA_TRACE_H
 
 #include <linux/tracepoint.h>
-#include <linux/version.h>
 
-/* 6.10 takes the source from __string() */
-#if KERNEL_VERSION(6, 10, 0) > LINUX_VERSION_CODE
-#define na_assign_str(dst, src)	__assign_str(dst, src)
-#else
-#define na_assign_str(dst, src)	__assign_str(dst)
-#endif
+#include "na_names.h"
+
+/*
+ * The enums' names, as __print_symbolic() prints them; TRACE_DEFINE_ENUM
+ * puts the numbers in the events' format files, for libtraceevent.
+ */
+#define NA_TRACE_ENUM(id, name)		TRACE_DEFINE_ENUM(NA_R_##id);
+NA_REASONS(NA_TRACE_ENUM)
+#undef NA_TRACE_ENUM
+#define NA_TRACE_ENUM(id, name)		TRACE_DEFINE_ENUM(NA_##id);
+NA_CLASSES(NA_TRACE_ENUM)
+#undef NA_TRACE_ENUM
+TRACE_DEFINE_ENUM(NA_NR_CLASSES);
+
+#define NA_TRACE_SYM_R(id, name)	{ NA_R_##id, name },
+#define NA_TRACE_SYM_C(id, name)	{ NA_##id, name },
+#define na_show_reason(r)						\
+	__print_symbolic(r, NA_REASONS(NA_TRACE_SYM_R) { 255, "?" })
+/* NA_NR_CLASSES: a node not classified yet, or without CPUs */
+#define na_show_class(c)						\
+	__print_symbolic(c, NA_CLASSES(NA_TRACE_SYM_C) { NA_NR_CLASSES, "-" })
 
 /* One task's node set changed: advice, or the mask it runs under. */
 DECLARE_EVENT_CLASS(numa_advise_task_nodes,
 	TP_PROTO(pid_t pid, pid_t tgid, const char *comm, u64 from, u64 to,
-		 const char *reason),
+		 enum na_reason reason),
 	TP_ARGS(pid, tgid, comm, from, to, reason),
 	TP_STRUCT__entry(
 		__field(pid_t, pid)
@@ -32,7 +46,7 @@ DECLARE_EVENT_CLASS(numa_advise_task_nodes,
 		__array(char, comm, TASK_COMM_LEN)
 		__field(u64, from)
 		__field(u64, to)
-		__string(reason, reason)
+		__field(u8, reason)
 	),
 	TP_fast_assign(
 		__entry->pid = pid;
@@ -40,48 +54,49 @@ DECLARE_EVENT_CLASS(numa_advise_task_nodes,
 		memcpy(__entry->comm, comm, TASK_COMM_LEN);
 		__entry->from = from;
 		__entry->to = to;
-		na_assign_str(reason, reason);
+		__entry->reason = reason;
 	),
 	TP_printk("pid=%d tgid=%d comm=%s from=%#llx to=%#llx reason=%s",
 		  __entry->pid, __entry->tgid, __entry->comm, __entry->from,
-		  __entry->to, __get_str(reason))
+		  __entry->to, na_show_reason(__entry->reason))
 );
 
 /* The advice for a task changed: from the nodes it was told before. */
 DEFINE_EVENT(numa_advise_task_nodes, numa_advise_advice,
 	TP_PROTO(pid_t pid, pid_t tgid, const char *comm, u64 from, u64 to,
-		 const char *reason),
+		 enum na_reason reason),
 	TP_ARGS(pid, tgid, comm, from, to, reason)
 );
 
 /* A mask was narrowed (placed), inherited (adopted) or put back (restored). */
 DEFINE_EVENT(numa_advise_task_nodes, numa_advise_place,
 	TP_PROTO(pid_t pid, pid_t tgid, const char *comm, u64 from, u64 to,
-		 const char *reason),
+		 enum na_reason reason),
 	TP_ARGS(pid, tgid, comm, from, to, reason)
 );
 
 /* A node changed class; loads in per-mille of its capacity. */
 TRACE_EVENT(numa_advise_node_class,
-	TP_PROTO(int node, const char *from, const char *to, u32 util_pm,
+	TP_PROTO(int node, enum na_class from, enum na_class to, u32 util_pm,
 		 u32 runnable_pm),
 	TP_ARGS(node, from, to, util_pm, runnable_pm),
 	TP_STRUCT__entry(
 		__field(int, node)
-		__string(from, from)
-		__string(to, to)
+		__field(u8, from)
+		__field(u8, to)
 		__field(u32, util_pm)
 		__field(u32, runnable_pm)
 	),
 	TP_fast_assign(
 		__entry->node = node;
-		na_assign_str(from, from);
-		na_assign_str(to, to);
+		__entry->from = from;
+		__entry->to = to;
 		__entry->util_pm = util_pm;
 		__entry->runnable_pm = runnable_pm;
 	),
 	TP_printk("node=%d from=%s to=%s util_pm=%u runnable_pm=%u",
-		  __entry->node, __get_str(from), __get_str(to),
+		  __entry->node, na_show_class(__entry->from),
+		  na_show_class(__entry->to),
 		  __entry->util_pm, __entry->runnable_pm)
 );
 

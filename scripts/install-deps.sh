@@ -12,6 +12,8 @@ set -euo pipefail
 
 pkgs=(
 	make gcc libc6-dev pkg-config
+	# tests/patches/: the test builds' planted faults
+	patch
 	# the two Debian kernels the module is built for and booted in guests
 	linux-headers-amd64 linux-image-amd64
 	linux-headers-6.12-amd64 linux-image-6.12-amd64

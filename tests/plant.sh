@@ -13,7 +13,7 @@
 #   build      a module that does not build, over the .ko of an earlier
 #              build: run.sh must fail the build, leave no .ko and start
 #              no guest for that kernel
-#   warn       a WARN in the middle of a case (test build NA_TEST_PLANTED,
+#   warn       a WARN in the middle of a case (tests/patches/planted,
 #              on a good write to reset): that case fails, the others pass,
 #              and the host's scan of the console names the case
 #   number     a refused write that changes a number (the same test build,
@@ -72,7 +72,7 @@ expect skip "$B/skip.out" '^SKIP host unit/plant_skip\.planted \('
 
 # --- a module that does not build, over an earlier build's .ko ----------------
 echo "an earlier build" >"$B/numa_advise-$kver.ko"
-NA_BUILD=$B NA_KCFLAGS=-DNA_TEST_BROKEN tests/run.sh -k "$kver" -s guest >"$B/build.out" 2>&1
+NA_BUILD=$B NA_PATCHES=broken tests/run.sh -k "$kver" -s guest >"$B/build.out" 2>&1
 rc=$?
 if [ -e "$B/numa_advise-$kver.ko" ]; then
 	echo "FAIL host plant/build: the earlier .ko is still there"
@@ -89,7 +89,7 @@ fi
 declare -A tree_of=()
 # shellcheck source=tests/lib/build.sh
 . tests/lib/build.sh
-if ! build_module "$kver" numa_advise -DNA_TEST_PLANTED ||
+if ! build_module "$kver" numa_advise planted ||
 	! make -s -C tests/helpers O="$B" >"$B/helpers.log" 2>&1; then
 	echo "FAIL host plant/warn: the planted test build does not build"
 	echo "FAIL host plant/number: the planted test build does not build"

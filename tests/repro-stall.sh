@@ -75,7 +75,7 @@ mkdir -p "$B"
 make -s -C tests/helpers O="$B" >"$B/helpers.log" 2>&1 ||
 	{ echo "repro-stall.sh: helpers do not build: $(grep -m1 -i error "$B/helpers.log")" >&2; exit 1; }
 build_module "$kver" numa_advise &&
-	build_module "$kver" numa_advise-nosample -DNA_TEST_NO_MEM_SAMPLE ||
+	build_module "$kver" numa_advise-nosample no-mem-sample ||
 	{ echo "repro-stall.sh: the module does not build for $kver" >&2; exit 1; }
 
 out=$B/repro-stall/$kver

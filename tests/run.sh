@@ -17,8 +17,9 @@
 #             (default all; install puts the module into this machine's
 #             DKMS and module tree, and takes it out again: root only)
 # A Debian kernel's guest run may take NA_GUEST_TIMEOUT seconds (default
-# 1500), its boot NA_BOOT_TIMEOUT (default 90).  NA_KCFLAGS: more KCFLAGS
-# for the module (tests/plant.sh plants its faults so).
+# 1500), its boot NA_BOOT_TIMEOUT (default 90).  NA_PATCHES: names of
+# tests/patches/ to build the module with (tests/plant.sh plants its
+# faults so); NA_KCFLAGS: more KCFLAGS for it.
 #
 # Prints one line per case - "PASS <where> <case>", "FAIL <where> <case>:
 # <why>" or "SKIP <where> <case> (<why>)" - and closes with "N passed,
@@ -117,7 +118,8 @@ if want build || want guest || want topo8 || want install; then
 		fail "host numa-advise-ctl-build: $(grep -m1 -iE 'error|needs' "$B/tool.log")"
 	fi
 	for k in "${kvers[@]}"; do
-		if ! build_module "$k" numa_advise "${NA_KCFLAGS:-}"; then
+		# shellcheck disable=SC2086 # NA_PATCHES: names, space-separated
+		if ! build_module "$k" numa_advise ${NA_PATCHES:-}; then
 			unbuilt[$k]=1
 			fail "$k module-build: $(grep -m1 -i error "$B/numa_advise-$k/build.log")"
 		elif grep -qi 'warning:' "$B/numa_advise-$k/build.log"; then
@@ -125,12 +127,12 @@ if want build || want guest || want topo8 || want install; then
 		else
 			want build && pass "$k module-build-W=1"
 		fi
-		build_module "$k" numa_advise-missing-tp -DNA_TEST_MISSING_TP ||
+		build_module "$k" numa_advise-missing-tp missing-tp ||
 			fail "$k module-build: test variant without a tracepoint"
 		# a kernel with kmemleak (the debug kernel) shows its leaks caught
 		if [ -n "${tree_of[$k]:-}" ] &&
 			grep -q '^CONFIG_DEBUG_KMEMLEAK=y' "${tree_of[$k]}/.config"; then
-			build_module "$k" numa_advise-leak -DNA_TEST_LEAK ||
+			build_module "$k" numa_advise-leak leak ||
 				fail "$k module-build: test variant that leaks"
 		else
 			rm -f "$B/numa_advise-leak-$k.ko"

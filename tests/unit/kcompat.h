@@ -10,7 +10,9 @@
 #define NA_KCOMPAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 typedef uint8_t u8;
 typedef uint32_t u32;
@@ -22,6 +24,10 @@ static inline int fls64(u64 x)
 {
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
+
+/* the kernel's sort() without its swap function, and no scheduler */
+#define sort(base, num, size, cmp, swap)	qsort(base, num, size, cmp)
+#define cond_resched()				do { } while (0)
 
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)

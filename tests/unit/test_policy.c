@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_policy - module/na_policy.h: node classes, hysteresis, the 2014
+ * test_policy - module/na_decide.c: node classes, hysteresis, the 2014
  * seed's distance scores and compact sets, and whole placement rounds,
  * each checked against figures worked out by hand.
  */
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "kcompat.h"
-#include "../../module/na_policy.h"
+#include "../../module/na_decide.h"
 
 #define IMB	117	/* the kernel's imbalance_pct for NUMA domains */
 
@@ -778,6 +778,65 @@ static void home_swap_guards(void **state)
 	assert_false(na_swap(&m, &v, &u));
 }
 
+/*
+ * na_decide_round(), the engine's own round: the units come in any order
+ * (it sorts them: placed first, then by load), the two placed on each
+ * other's memory node trade (one pair counted), and the round after,
+ * on the nodes they traded to, nobody moves.  Without trading (`distance`
+ * rounds never trade) they stay kept from their nodes.
+ */
+static void round_sorts_places_and_trades(void **state)
+{
+	u32 cap[4];
+	s32 room[4];
+	enum na_class cls[4];
+	struct na_machine m = home_machine(cap, room, cls);
+	u32 mem0[4] = { 1000, 0, 0, 0 }, mem1[4] = { 0, 1000, 0, 0 };
+	u32 su[4] = { 100, 900, 0, 0 }, sv[4] = { 400, 600, 0, 0 };
+	const u32 order[4] = { 3, 4, 1, 2 };
+	struct na_unit u[4];
+	u64 s[4];
+	int i, round;
+	bool trade;
+
+	for (round = 0; round < 3; round++) {
+		trade = round < 2;
+		home_machine(cap, room, cls);
+		room[2] = room[3] = 340;
+		/* ids 1..4; listed smallest load first, so the sort matters */
+		u[0] = (struct na_unit){ .demand = 900, .placed = true, .id = 1,
+					 .cur = round == 1 ? 0x2 : 0x1, .score = su };
+		u[1] = (struct na_unit){ .demand = 900, .placed = true, .id = 2,
+					 .cur = round == 1 ? 0x1 : 0x2, .score = sv };
+		u[2] = (struct na_unit){ .demand = 1000, .cur = 0x1, .id = 3,
+					 .placed = true, .score = mem0 };
+		u[3] = (struct na_unit){ .demand = 1000, .cur = 0x2, .id = 4,
+					 .placed = true, .score = mem1 };
+		assert_int_equal(na_decide_round(&m, u, 4, trade, s),
+				 round == 0 ? 1 : 0);
+		/* sorted: the two of 1000 first, by id, then the two of 900 */
+		for (i = 0; i < 4; i++)
+			assert_int_equal(u[i].id, order[i]);
+		assert_int_equal(u[0].target, 0x1);
+		assert_int_equal(u[1].target, 0x2);
+		if (round == 0) {
+			assert_int_equal(u[2].reason, NA_R_SWAP);
+			assert_int_equal(u[2].target, 0x2);
+			assert_int_equal(u[3].reason, NA_R_SWAP);
+			assert_int_equal(u[3].target, 0x1);
+		} else if (round == 1) {
+			/* traded: the one that would rather be back loses more */
+			assert_int_equal(u[2].reason, NA_R_STAY);
+			assert_int_equal(u[2].target, 0x2);
+			assert_int_equal(u[3].reason, NA_R_NO_ROOM);
+			assert_int_equal(u[3].target, 0x1);
+		} else {
+			assert_int_equal(u[2].reason, NA_R_NO_ROOM);
+			assert_int_equal(u[2].target, 0x1);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -797,6 +856,7 @@ int main(void)
 		cmocka_unit_test(home_placed_overfill_sheds),
 		cmocka_unit_test(home_swap_reaches_memory),
 		cmocka_unit_test(home_swap_guards),
+		cmocka_unit_test(round_sorts_places_and_trades),
 	};
 
 	return cmocka_run_group_tests_name("policy", tests, setup_topologies,

@@ -1,32 +1,20 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
- * na_policy.h - numa_advise's placement decisions, as pure functions
+ * na_decide.c - numa_advise's placement decisions (see na_decide.h)
  *
- * No locks, no allocation, no kernel state: the engine in numa_advise.c
- * feeds these functions numbers and applies what they return, and the
- * unit tests in tests/unit/ call them with cases computed by hand from the
- * source documents' topologies.
- *
- * Units: a load is in milli-CPUs (1000 = one CPU busy all the time); a
- * share or a score is in per-mille.  A set of nodes is a u64 bitmap, so a
- * placement covers at most NA_MAX_NODES nodes.
+ * Built into the module and, unchanged, into the unit tests.
  */
-#ifndef NA_POLICY_H
-#define NA_POLICY_H
+#ifdef __KERNEL__
+#include <linux/bitops.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <linux/sort.h>
+#endif
 
-#define NA_MAX_NODES		64
-#define NA_LOCAL_DISTANCE	10
-
-/* Ordered: a higher class is a busier node. */
-enum na_class {
-	NA_SPARE,		/* has-spare */
-	NA_BUSY,		/* fully-busy */
-	NA_OVERLOADED,
-	NA_NR_CLASSES,		/* also "not classified yet" */
-};
+#include "na_decide.h"
 
 /* na_decay - move @avg 1/2^@shift of the way to @sample (and reach it) */
-static inline u32 na_decay(u32 avg, u32 sample, unsigned int shift)
+u32 na_decay(u32 avg, u32 sample, unsigned int shift)
 {
 	u32 round = (1u << shift) - 1;
 
@@ -43,8 +31,8 @@ static inline u32 na_decay(u32 avg, u32 sample, unsigned int shift)
  * capacity when it is clearly below both.  Increasing either load never
  * lowers the class, which na_classify() relies on.
  */
-static inline enum na_class na_classify_raw(u32 cap, u32 util, u32 runnable,
-					    u32 imb_pct)
+enum na_class na_classify_raw(u32 cap, u32 util, u32 runnable,
+			      u32 imb_pct)
 {
 	u64 cap100 = (u64)cap * 100, capimb = (u64)cap * imb_pct;
 
@@ -55,7 +43,7 @@ static inline enum na_class na_classify_raw(u32 cap, u32 util, u32 runnable,
 	return NA_BUSY;
 }
 
-static inline u32 na_sub_sat(u32 a, u32 b)
+u32 na_sub_sat(u32 a, u32 b)
 {
 	return a > b ? a - b : 0;
 }
@@ -65,9 +53,9 @@ static inline u32 na_sub_sat(u32 a, u32 b)
  * loads, moved by @margin_pm per-mille of capacity towards @cur, still
  * point elsewhere.  Noise smaller than the margin never flips a class.
  */
-static inline enum na_class na_classify(enum na_class cur, u32 cap, u32 util,
-					u32 runnable, u32 imb_pct,
-					u32 margin_pm)
+enum na_class na_classify(enum na_class cur, u32 cap, u32 util,
+			  u32 runnable, u32 imb_pct,
+			  u32 margin_pm)
 {
 	u32 h = (u32)((u64)cap * margin_pm / 1000);
 	enum na_class lo, hi;
@@ -85,7 +73,7 @@ static inline enum na_class na_classify(enum na_class cur, u32 cap, u32 util,
  * class @to?  Never into an overloaded node, never from a node with spare
  * capacity into a busier one.
  */
-static inline bool na_class_allows(enum na_class from, enum na_class to)
+bool na_class_allows(enum na_class from, enum na_class to)
 {
 	if (to == NA_OVERLOADED)
 		return false;
@@ -93,7 +81,7 @@ static inline bool na_class_allows(enum na_class from, enum na_class to)
 }
 
 /* na_argmax - index of the largest value; @prefer wins a tie, then the lowest */
-static inline int na_argmax(const u64 *v, int n, int prefer)
+int na_argmax(const u64 *v, int n, int prefer)
 {
 	int i, best = prefer >= 0 && prefer < n ? prefer : 0;
 
@@ -114,8 +102,8 @@ static inline int na_argmax(const u64 *v, int n, int prefer)
  * On a machine whose nodes are all equally far apart this only scales the
  * scores, so it changes no decision there.
  */
-static inline void na_score_nearby(const u32 *score, const u8 *dist, int n,
-				   u64 *out)
+void na_score_nearby(const u32 *score, const u8 *dist, int n,
+		     u64 *out)
 {
 	u32 maxd = NA_LOCAL_DISTANCE;
 	int a, b;
@@ -137,7 +125,7 @@ static inline void na_score_nearby(const u32 *score, const u8 *dist, int n,
 }
 
 /* na_set_distance - summed distance between the nodes of @set, each pair once */
-static inline u32 na_set_distance(u64 set, const u8 *dist, int n)
+u32 na_set_distance(u64 set, const u8 *dist, int n)
 {
 	u32 sum = 0;
 	int a, b;
@@ -154,8 +142,8 @@ static inline u32 na_set_distance(u64 set, const u8 *dist, int n)
  * node closest to those chosen (smallest summed distance), the higher
  * score and then the lower id breaking ties.  0 if there are not enough.
  */
-static inline u64 na_grow_set(const u64 *score, const u8 *dist, int n, int k,
-			      u64 allowed, int seed)
+static u64 na_grow_set(const u64 *score, const u8 *dist, int n, int k,
+		       u64 allowed, int seed)
 {
 	u64 set = 1ULL << seed;
 	int got, a, b;
@@ -185,7 +173,7 @@ static inline u64 na_grow_set(const u64 *score, const u8 *dist, int n, int k,
 	return set;
 }
 
-static inline u64 na_set_score(const u64 *score, u64 set, int n)
+static u64 na_set_score(const u64 *score, u64 set, int n)
 {
 	u64 sum = 0;
 	int i;
@@ -202,8 +190,8 @@ static inline u64 na_set_score(const u64 *score, u64 set, int n)
  * score, the smallest total distance breaking ties, then the first grown.
  * Returns 0 when fewer than @k nodes are allowed.
  */
-static inline u64 na_pick_set(const u64 *score, const u8 *dist, int n, int k,
-			      u64 allowed)
+u64 na_pick_set(const u64 *score, const u8 *dist, int n, int k,
+		u64 allowed)
 {
 	u64 best = 0, best_s = 0;
 	u32 best_d = 0;
@@ -229,58 +217,12 @@ static inline u64 na_pick_set(const u64 *score, const u8 *dist, int n, int k,
 	return best;
 }
 
-/* Why a unit got its target; shown in `advice`. */
-enum na_reason {
-	NA_R_NO_DATA,		/* it has not run long enough to judge */
-	NA_R_MOVE,		/* the target scores better by the threshold */
-	NA_R_STAY,		/* it is where it belongs */
-	NA_R_GAIN,		/* better elsewhere, not by the threshold */
-	NA_R_HOLD,		/* moved too recently to move again */
-	NA_R_OVERLOADED,	/* its best node is overloaded */
-	NA_R_BUSIER,		/* its best node is busier than its spare one */
-	NA_R_NO_ROOM,		/* its best node has no room left for it */
-	NA_R_WIDE,		/* it needs every node */
-	NA_R_SCATTERED,		/* placed far apart, no room to come together */
-	NA_R_CROWDED,		/* no room where it is: moved where there is */
-	NA_R_SWAP,		/* traded places with a unit on its best node */
-	NA_NR_REASONS,
-};
-
-/* The machine a round of placement works on; @room is used up as it goes. */
-struct na_machine {
-	int nr;			/* nodes */
-	const u8 *dist;		/* nr * nr SLIT distances */
-	const u32 *cap;		/* capacity per node, milli-CPUs */
-	const enum na_class *cls;
-	s32 *room;		/* milli-CPUs still free per node; below 0: overfilled */
-	u32 imb_pct;		/* a node takes this % of its capacity */
-	u32 gain_pm;		/* a move must score this much better */
-	u32 min_demand;		/* less load than this is not worth placing */
-	bool nearby;		/* distance policy: na_score_nearby() */
-};
-
-/* A task (home policy) or a process (distance policy) to place. */
-struct na_unit {
-	/* in */
-	u32 demand;		/* milli-CPUs it uses */
-	u64 cur;		/* nodes it runs on now, or was placed on */
-	bool placed;		/* @cur is where it was placed: na_preclaim() */
-	bool hold;		/* moved too recently: stays on @cur */
-	bool may_let_go;	/* not let go (NA_R_SCATTERED) lately */
-	const u32 *score;	/* per node, per-mille */
-	/* out */
-	u64 target;
-	enum na_reason reason;
-	u32 cur_score;		/* mean (adjusted) score over @cur */
-	u32 target_score;	/* the same over @target */
-};
-
 /*
  * na_nodes_needed - how many nodes of average capacity @demand fills,
  * 1..@nr, each taking up to imb_pct % of its capacity as in the room
  * check: eight busy threads fit four nodes of two CPUs.
  */
-static inline int na_nodes_needed(const struct na_machine *m, u32 demand)
+int na_nodes_needed(const struct na_machine *m, u32 demand)
 {
 	u64 total = 0;
 	int i, k, nr = 0;
@@ -298,7 +240,7 @@ static inline int na_nodes_needed(const struct na_machine *m, u32 demand)
 }
 
 /* na_cpu_nodes - the nodes that have CPUs */
-static inline u64 na_cpu_nodes(const struct na_machine *m)
+u64 na_cpu_nodes(const struct na_machine *m)
 {
 	u64 set = 0;
 	int i;
@@ -309,7 +251,7 @@ static inline u64 na_cpu_nodes(const struct na_machine *m)
 	return set;
 }
 
-static inline int na_popcount(u64 set)
+static int na_popcount(u64 set)
 {
 	int k = 0;
 
@@ -319,8 +261,8 @@ static inline int na_popcount(u64 set)
 }
 
 /* na_min_set_distance - the total distance of the most compact @k nodes */
-static inline u32 na_min_set_distance(const struct na_machine *m,
-				      const u64 *s, int k, u64 all)
+static u32 na_min_set_distance(const struct na_machine *m,
+			       const u64 *s, int k, u64 all)
 {
 	u32 best = ~0U;
 	int seed;
@@ -339,7 +281,7 @@ static inline u32 na_min_set_distance(const struct na_machine *m,
 	return best;
 }
 
-static inline u32 na_mean_score(const u64 *s, u64 set, int n)
+static u32 na_mean_score(const u64 *s, u64 set, int n)
 {
 	u64 sum = 0;
 	int i, k = 0;
@@ -354,7 +296,7 @@ static inline u32 na_mean_score(const u64 *s, u64 set, int n)
 }
 
 /* na_set_room - the room left on the nodes of @set, together */
-static inline s64 na_set_room(const struct na_machine *m, u64 set)
+static s64 na_set_room(const struct na_machine *m, u64 set)
 {
 	s64 room = 0;
 	int i;
@@ -370,7 +312,7 @@ static inline s64 na_set_room(const struct na_machine *m, u64 set)
  * zero: a node overfilled by the units placed there must look overfilled
  * to each of them in turn (na_place_unit()'s crowded test).
  */
-static inline void na_claim(struct na_machine *m, u64 set, u32 each)
+static void na_claim(struct na_machine *m, u64 set, u32 each)
 {
 	int i;
 
@@ -380,7 +322,7 @@ static inline void na_claim(struct na_machine *m, u64 set, u32 each)
 }
 
 /* na_share - @u's load on each node of @set */
-static inline u32 na_share(const struct na_unit *u, u64 set)
+static u32 na_share(const struct na_unit *u, u64 set)
 {
 	int k = na_popcount(set);
 
@@ -394,13 +336,13 @@ static inline u32 na_share(const struct na_unit *u, u64 set)
  * placed unit still occupies, whatever order they come in: two processes
  * each settled on a group never swap or pile into one.
  */
-static inline void na_preclaim(struct na_machine *m, const struct na_unit *u)
+void na_preclaim(struct na_machine *m, const struct na_unit *u)
 {
 	if (u->placed)
 		na_claim(m, u->cur, na_share(u, u->cur));
 }
 
-static inline void na_release(struct na_machine *m, const struct na_unit *u)
+static void na_release(struct na_machine *m, const struct na_unit *u)
 {
 	u32 each = na_share(u, u->cur);
 	int i;
@@ -432,8 +374,8 @@ static inline void na_release(struct na_machine *m, const struct na_unit *u)
  * Either way its load is claimed where it ends up.  @s is scratch for
  * m->nr scores.
  */
-static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
-				 u64 *s)
+void na_place_unit(struct na_machine *m, struct na_unit *u,
+		   u64 *s)
 {
 	u64 all = m->nr >= 64 ? ~0ULL : (1ULL << m->nr) - 1;
 	enum na_class from = NA_NR_CLASSES;
@@ -575,7 +517,7 @@ static inline void na_place_unit(struct na_machine *m, struct na_unit *u,
 }
 
 /* na_best_node - the node @score is highest on, the lowest of a tie */
-static inline int na_best_node(const u32 *score, int n)
+int na_best_node(const u32 *score, int n)
 {
 	int i, best = 0;
 
@@ -601,8 +543,8 @@ static inline int na_best_node(const u32 *score, int n)
  * Single nodes only: under `distance` a set's scores are not these.
  * Returns whether they traded.
  */
-static inline bool na_swap(struct na_machine *m, struct na_unit *u,
-			   struct na_unit *v)
+bool na_swap(struct na_machine *m, struct na_unit *u,
+	     struct na_unit *v)
 {
 	u64 before, after;
 	s64 eu, ev;
@@ -639,4 +581,56 @@ static inline bool na_swap(struct na_machine *m, struct na_unit *u,
 	return true;
 }
 
-#endif /* NA_POLICY_H */
+static int na_unit_cmp(const void *a, const void *b)
+{
+	const struct na_unit *x = a, *y = b;
+
+	/* Placed units first: where they are is settled before newcomers. */
+	if (x->placed != y->placed)
+		return x->placed ? -1 : 1;
+	if (x->demand != y->demand)
+		return x->demand > y->demand ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * na_decide_round - place @nr units on @m, as one round of the engine
+ * does: placed units first, then by load, each claiming its room in
+ * turn; then, if @trade (`home`), each unit kept from its best node by
+ * lack of room may trade places with a unit placed there (na_swap()).
+ * Sorts @units.  @s is scratch for m->nr scores.  Returns the number of
+ * pairs that traded.
+ */
+u32 na_decide_round(struct na_machine *m, struct na_unit *units, u32 nr,
+		    bool trade, u64 *s)
+{
+	u32 i, k, swaps = 0;
+
+	sort(units, nr, sizeof(*units), na_unit_cmp, NULL);
+	for (i = 0; i < nr; i++)
+		na_preclaim(m, &units[i]);
+	for (i = 0; i < nr; i++) {
+		na_place_unit(m, &units[i], s);
+		cond_resched();
+	}
+	/*
+	 * Only units on the node a unit wants can trade with it, so the
+	 * inner loop is mostly one comparison a unit.
+	 */
+	for (i = 0; i < nr && trade; i++) {
+		struct na_unit *u = &units[i];
+		u64 want;
+
+		if (u->reason != NA_R_NO_ROOM)
+			continue;
+		want = 1ULL << na_best_node(u->score, m->nr);
+		for (k = 0; k < nr; k++) {
+			if (units[k].cur == want && na_swap(m, u, &units[k])) {
+				swaps++;
+				break;
+			}
+		}
+		cond_resched();
+	}
+	return swaps;
+}
