@@ -6,16 +6,18 @@
 # one boot to the next)
 #
 # usage: guest-insn.sh BUILD_DIR symbols
-#        guest-insn.sh BUILD_DIR count ROUNDS MARKER_ADDR
+#        guest-insn.sh BUILD_DIR count ROUNDS MARKER_ADDR [BASE CONFIG...]
 #   symbols  print "SYM name address" of the phase marker (the sethostname
 #            syscall) and of __schedule, for the plugin's command line
 #   count    under the insn_phases plugin: ROUNDS rounds of the pipe,
-#            messaging and hackbench benchmarks with the module absent,
-#            loaded with policy none and with distance + enforce, each at
-#            two lengths; each benchmark run is one phase, ended by
-#            `hostname`.  Prints
-#            "DATA insn-phase N BENCH LOOPS CONFIG ROUND" to match the
-#            plugin's lines.
+#            messaging and hackbench benchmarks in each CONFIG (default:
+#            absent, empty, none, enforce): the module absent, its build
+#            with empty probes (the tracepoints' own calls), loaded with
+#            policy none, and with distance + enforce; nopsi is the module
+#            absent too, in a guest booted psi=0.  Each at two lengths;
+#            each benchmark run is one phase, ended by `hostname`.  Prints
+#            "DATA insn-phase N BENCH LOOPS CONFIG ROUND", N counted from
+#            BASE (default 0), to match the plugin's lines.
 set -u
 
 B=${1:?usage: guest-insn.sh BUILD_DIR symbols|count ...}
@@ -29,6 +31,10 @@ if [ "$2" = symbols ]; then
 	exit 0
 fi
 ROUNDS=$3
+BASE=${5:-0}
+configs=("${@:6}")
+[ ${#configs[@]} -gt 0 ] || configs=(absent empty none enforce)
+KO_EMPTY=$B/numa_advise-empty-$NA_KVER.ko
 if [ "$(sym __x64_sys_sethostname)" != "$4" ]; then
 	echo "guest-insn: the marker moved: $(sym __x64_sys_sethostname), not $4"
 	exit 1
@@ -61,12 +67,13 @@ for b in "${BENCHES[@]}"; do
 	run "$b" "${LOOPS[$b]%% *}"
 done
 
-configs=(absent none enforce)
+nc=${#configs[@]}
 for ((r = 0; r < ROUNDS; r++)); do
-	for ((i = 0; i < 3; i++)); do
-		c=${configs[(i + r) % 3]}
+	for ((i = 0; i < nc; i++)); do
+		c=${configs[(i + r) % nc]}
 		unload
 		case $c in
+		empty) insmod "$KO_EMPTY" ;;
 		none) insmod "$KO" policy=none ;;
 		enforce) insmod "$KO" policy=distance mode=enforce ;;
 		esac
@@ -74,7 +81,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 			for n in ${LOOPS[$b]}; do
 				mark	# ends the setup's phase
 				run $b "$n"
-				echo "DATA insn-phase $phase $b $n $c $r"
+				echo "DATA insn-phase $((BASE + phase)) $b $n $c $r"
 				mark	# ends the benchmark's phase
 			done
 		done

@@ -20,9 +20,14 @@ from collections import defaultdict
 # The commands, as the guests ran them: read from their "DATA cmd" lines.
 CMD = {"pipe": "?", "messaging": "?", "hackbench": "?"}
 SCHED_CONFIGS = ["absent", "none", "enforce"]
+# the instruction counts also have the module with empty probes (the
+# tracepoints' own calls) and, in a guest booted psi=0, the module absent
+INSN_CONFIGS = ["absent", "empty", "none", "enforce", "nopsi"]
 PLACE_CONFIGS = ["stock", "autonuma", "numad", "home", "home-jobs", "distance", "home+autonuma"]
 CONFIG_TEXT = {
     "absent": "module not loaded",
+    "empty": "loaded, probes that do nothing (tests/patches/empty-probes.patch)",
+    "nopsi": "module not loaded, kernel booted psi=0",
     "none": "loaded, policy none",
     "enforce": "loaded, distance + enforce",
     "stock": "stock scheduler, NUMA balancing off",
@@ -171,11 +176,11 @@ def insn(rows):
     for b in sorted({k[0] for k in per}):
         rounds = [per[k] for k in sorted(per) if k[0] == b]
         res = {"command": CMD.get("insn-" + b, "?")}
-        for c in SCHED_CONFIGS:
+        for c in INSN_CONFIGS:
             for f in ("kernel_per_switch", "modules_per_switch", "switches_per_loop",
                       "all_per_loop", "modules_per_loop"):
                 res["%s_%s" % (c, f)] = spread(r[c][f] for r in rounds if c in r)
-        for c in SCHED_CONFIGS[1:]:
+        for c in ("empty", "none", "enforce"):
             res["added_" + c] = spread(r[c]["kernel_per_switch"] - r["absent"]["kernel_per_switch"]
                                        for r in rounds if c in r and "absent" in r)
             res["share_" + c] = spread(100.0 * (r[c]["kernel_per_switch"] /
@@ -188,6 +193,18 @@ def insn(rows):
             res["module_share_" + c] = spread(100.0 * r[c]["modules_per_loop"] /
                                               r["absent"]["all_per_loop"]
                                               for r in rounds if c in r and "absent" in r)
+        # the kernel's own PSI: what the kernel executes per switch with it
+        # (as booted) against without it (psi=0), both without the module,
+        # and against all the benchmark executes without PSI
+        res["added_psi"] = spread(r["absent"]["kernel_per_switch"] - r["nopsi"]["kernel_per_switch"]
+                                  for r in rounds if "absent" in r and "nopsi" in r)
+        res["all_share_psi"] = spread(100.0 * (r["absent"]["all_per_loop"] /
+                                               r["nopsi"]["all_per_loop"] - 1)
+                                      for r in rounds if "absent" in r and "nopsi" in r)
+        for c in ("none", "enforce"):
+            res["all_share_" + c] = spread(100.0 * (r[c]["all_per_loop"] /
+                                                    r["absent"]["all_per_loop"] - 1)
+                                           for r in rounds if c in r and "absent" in r)
         out[b] = res
     return out
 
@@ -382,6 +399,25 @@ def markdown(res, kernel, rounds, seconds, pngs, parts=""):
                 fmt(r["none_modules_per_switch"], 0), fmt(r["enforce_modules_per_switch"], 0),
                 fmt(r["added_none"], 0),
                 fmt(r["module_share_none"], 2, True), fmt(r["module_share_enforce"], 2, True)))
+        w("")
+        w("Against the anchors, measured the same way in the same run: the "
+          "module built with probes that do nothing (*empty*: what the "
+          "tracepoints' own calls cost, the floor of any probe), and the "
+          "kernel's own always-on accounting, PSI (Debian's kernels have it on: "
+          "*absent* booted as usual against *nopsi*, booted `psi=0`, both "
+          "without the module). *All* is everything the benchmark executes, "
+          "user space included, per loop: the share a real CPU would show at "
+          "the same instructions per cycle.\n")
+        w("| benchmark | added per switch: empty probes | added per switch: none "
+          "| added per switch: enforce | added per switch: PSI "
+          "| all instructions: none | all instructions: enforce | all instructions: PSI |")
+        w("|---|---|---|---|---|---|---|---|")
+        for b, r in res["insn"].items():
+            w("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                b, fmt(r["added_empty"], 0), fmt(r["added_none"], 0),
+                fmt(r["added_enforce"], 0), fmt(r["added_psi"], 0),
+                fmt(r["all_share_none"], 2, True), fmt(r["all_share_enforce"], 2, True),
+                fmt(r["all_share_psi"], 2, True)))
         w("")
 
     nat = res["native"]

@@ -62,6 +62,11 @@ mkdir -p "$B/src/module"
 cp dkms.conf "$B/src/" && cp module/Kbuild module/*.[ch] "$B/src/module/"
 make -s -C "/lib/modules/$kver/build" M="$B/src/module" modules >"$B/build.log" 2>&1
 cp "$B/src/module/numa_advise.ko" "$B/numa_advise-$kver.ko"
+# the same with probes that do nothing: what the tracepoints' calls cost
+rm -rf "$B/empty" && cp -r "$B/src" "$B/empty"
+patch -s -p1 -d "$B/empty" <tests/patches/empty-probes.patch
+make -s -C "/lib/modules/$kver/build" M="$B/empty/module" modules >>"$B/build.log" 2>&1
+cp "$B/empty/module/numa_advise.ko" "$B/numa_advise-empty-$kver.ko"
 make -s -C bench O="$B" >>"$B/build.log" 2>&1
 
 # guest NAME TOPO MB SCRIPT ARGS... - one guest, its output in $B/NAME.log
@@ -74,8 +79,11 @@ guest() {
 }
 
 # insn_guest - boot once (nokaslr) for the addresses the plugin needs,
-# then again under the plugin, which counts every instruction the guest
-# runs, phase by phase
+# then twice under the plugin, which counts every instruction the guest
+# runs, phase by phase: with PSI as the kernel boots it (on, in Debian's
+# kernels) for the module's configurations, and booted psi=0 with the
+# module absent (nopsi), for what the kernel's own PSI accounting costs.
+# The second guest's phases are numbered from 1000000.
 insn_guest() {
 	local marker count
 	NA_GUEST_APPEND=nokaslr guest insn-syms 4x2 128 bench/guest-insn.sh "$B" symbols
@@ -88,6 +96,10 @@ insn_guest() {
 	NA_GUEST_APPEND=nokaslr \
 	NA_QEMU_ARGS="-plugin $B/insn_phases.so,out=$B/insn.txt,marker=$marker,count=$count" \
 		guest insn-4x2 4x2 128 bench/guest-insn.sh "$B" count "$prounds" "$marker"
+	NA_GUEST_APPEND="nokaslr psi=0" \
+	NA_QEMU_ARGS="-plugin $B/insn_phases.so,out=$B/insn-nopsi.txt,marker=$marker,count=$count" \
+		guest insn-nopsi-4x2 4x2 128 bench/guest-insn.sh "$B" count "$prounds" \
+		"$marker" 1000000 nopsi
 }
 
 # On the host, before any guest takes its CPUs: the host's own context
@@ -124,7 +136,14 @@ wait
 echo "== guests done in $((SECONDS - t0)) s"
 
 cat "$B"/*.log | grep '^DATA ' >"$out/raw.txt" || true
-sed 's/^phase \([0-9]*\) insns=\([0-9]*\) kernel=\([0-9]*\) user=\([0-9]*\) modules=\([0-9]*\) calls=\([0-9]*\)$/DATA insn-count \1 \2 \3 \4 \5 \6/' \
-	"$B/insn.txt" >>"$out/raw.txt" 2>/dev/null || true
+# the plugin's lines as DATA lines, each guest's phases numbered as its
+# guest-insn.sh numbered them
+insn_data() { # FILE BASE
+	awk -v base="$2" '$1 == "phase" {
+		for (i = 3; i <= 8; i++) sub(/^[a-z]*=/, "", $i)
+		print "DATA insn-count", base + $2, $3, $4, $5, $6, $7 }' "$1" 2>/dev/null
+}
+insn_data "$B/insn.txt" 0 >>"$out/raw.txt" || true
+insn_data "$B/insn-nopsi.txt" 1000000 >>"$out/raw.txt" || true
 [ "$parts" = native,cost,place,halves,scale,insn ] && parts=
 bench/report.py --kernel "$kver" --rounds "$rounds" --seconds "$SECONDS" --parts "$parts" "$out"
