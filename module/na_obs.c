@@ -174,8 +174,6 @@ static int na_tp_register(struct na_obs *o)
 /* ------------------------------------------------------------------ */
 /* CPU hotplug: an offline CPU is neither busy nor idle                */
 
-static enum cpuhp_state na_hp_state;
-
 static int na_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	na_cpu_hotplug(hlist_entry(node, struct na_obs, hp_node), cpu, false);
@@ -207,14 +205,14 @@ int na_obs_attach(struct na_obs *o)
 				      na_cpu_online, na_cpu_offline);
 	if (ret < 0)
 		goto unregister_tracepoints;
-	na_hp_state = ret;
-	ret = cpuhp_state_add_instance(na_hp_state, &o->hp_node);
+	o->hp_state = ret;
+	ret = cpuhp_state_add_instance(o->hp_state, &o->hp_node);
 	if (ret)
 		goto remove_state;
 	return 0;
 
 remove_state:
-	cpuhp_remove_multi_state(na_hp_state);
+	cpuhp_remove_multi_state(o->hp_state);
 unregister_tracepoints:
 	na_tp_unregister(o, ARRAY_SIZE(na_tps));
 	return ret;
@@ -223,8 +221,8 @@ unregister_tracepoints:
 /* na_obs_detach - undo na_obs_attach; no probe runs once it returns */
 void na_obs_detach(struct na_obs *o)
 {
-	cpuhp_state_remove_instance_nocalls(na_hp_state, &o->hp_node);
-	cpuhp_remove_multi_state(na_hp_state);
+	cpuhp_state_remove_instance_nocalls(o->hp_state, &o->hp_node);
+	cpuhp_remove_multi_state(o->hp_state);
 	na_tp_unregister(o, ARRAY_SIZE(na_tps));
 }
 

@@ -176,7 +176,8 @@ struct na_obs {
 	 * run that began before the reset is charged from here.
 	 */
 	u64 reset_clock;
-	struct hlist_node hp_node;	/* CPU hotplug instance */
+	enum cpuhp_state hp_state;	/* CPU hotplug: our dynamic state */
+	struct hlist_node hp_node;	/* and our instance of it */
 	size_t mem_bytes;		/* reserved at load, for `status` */
 };
 
