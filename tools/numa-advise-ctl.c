@@ -21,6 +21,7 @@
 #include <tracefs.h>
 
 #include "nactl.h"
+#include "../module/na_names.h"
 
 #define DEBUGFS		"/sys/kernel/debug"
 #define DEBUGFS_MAGIC_	0x64626720
@@ -846,14 +847,18 @@ static unsigned long long field(struct tep_event *e, struct tep_record *rec,
 	return v;
 }
 
+/* the module's reasons, as its events record them (enum na_reason) */
+static const char *const reason_names[NA_NR_REASONS] = NA_NAME_TABLE(NA_REASONS);
+
 static int on_event(struct tep_event *e, struct tep_record *rec, int cpu,
 		    void *ctx)
 {
 	const char *what = e->name + strlen("numa_advise_");
 	struct tep_handle *tep = ctx;
 	char from[192], to[192];
+	unsigned long long reason;
 	struct trace_seq seq;
-	char *comm, *reason;
+	char *comm;
 	int len;
 
 	(void)cpu;
@@ -867,13 +872,13 @@ static int on_event(struct tep_event *e, struct tep_record *rec, int cpu,
 	}
 	/* node sets as lists, not the raw bitmaps the event carries */
 	comm = tep_get_field_raw(&seq, e, "comm", rec, &len, 0);
-	reason = tep_get_field_raw(&seq, e, "reason", rec, &len, 0);
+	reason = field(e, rec, "reason");
 	printf("%.6f %s pid=%llu tgid=%llu comm=%.16s from=%s to=%s reason=%s\n",
 	       rec->ts / 1e9, what, field(e, rec, "pid"), field(e, rec, "tgid"),
 	       comm ? comm : "?",
 	       nactl_nodes_str(field(e, rec, "from"), from, sizeof(from)),
 	       nactl_nodes_str(field(e, rec, "to"), to, sizeof(to)),
-	       reason ? reason : "?");
+	       reason < NA_NR_REASONS ? reason_names[reason] : "?");
 out:
 	fflush(stdout);
 	trace_seq_destroy(&seq);
