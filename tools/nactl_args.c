@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "nactl.h"
+#include "../module/na_names.h"
 
 const char *const nactl_cmd_names[NACTL_NR_CMDS + 1] = {
 	[NACTL_CMD_STATUS] = "status",
@@ -22,12 +23,13 @@ const char *const nactl_cmd_names[NACTL_NR_CMDS + 1] = {
 	[NACTL_NR_CMDS] = NULL,
 };
 
-const char *const nactl_policies[] = { "none", "home", "distance", NULL };
-const char *const nactl_modes[] = { "advise", "enforce", NULL };
+/* the module's own lists (module/na_names.h), NULL-ended */
+const char *const nactl_policies[] = { NA_POLICIES(NA_NAME_OF) NULL };
+const char *const nactl_modes[] = { NA_MODES(NA_NAME_OF) NULL };
 /* the module parameters that can change while it runs */
+#define NACTL_PARAM(name, def, lo, hi, desc)	#name,
 const char *const nactl_params[] = {
-	"interval_ms", "min_move_ms", "gain_pm", "margin_pm", "imbalance_pct",
-	"policy", "mode", NULL
+	NA_UINT_PARAMS(NACTL_PARAM) "policy", "mode", NULL
 };
 static const char *const sorts[] = { "runtime", "migrations", "pid", NULL };
 

@@ -31,6 +31,9 @@
 
 static const struct nactl_opts *opts;
 
+/* the module's reasons (`advice`), and as its events record them */
+static const char *const reason_names[NA_NR_REASONS] = NA_NAME_TABLE(NA_REASONS);
+
 static const char *const help[NACTL_NR_CMDS + 1] = {
 	[NACTL_CMD_STATUS] =
 		"status [--json]\n"
@@ -791,7 +794,7 @@ static int cmd_apply(void)
 		uint64_t set;
 
 		/* where the module would have it; nothing for a task it does not judge */
-		if (!strcmp(reason, "too-little-run"))
+		if (!strcmp(reason, reason_names[NA_R_NO_DATA]))
 			continue;
 		if (nactl_nodes_parse(target, &set) || !set || nodes_cpus(set, &cpus))
 			continue;
@@ -846,9 +849,6 @@ static unsigned long long field(struct tep_event *e, struct tep_record *rec,
 	tep_get_field_val(NULL, e, name, rec, &v, 0);
 	return v;
 }
-
-/* the module's reasons, as its events record them (enum na_reason) */
-static const char *const reason_names[NA_NR_REASONS] = NA_NAME_TABLE(NA_REASONS);
 
 static int on_event(struct tep_event *e, struct tep_record *rec, int cpu,
 		    void *ctx)
