@@ -5,6 +5,7 @@
  * tracefs instance of its own, decoded with libtraceevent).
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -57,7 +58,8 @@ static const char *const help[NACTL_NR_CMDS + 1] = {
 		"tasks [--process] [--node N] [--comm NAME] [--sort runtime|migrations|pid]\n"
 		"      [--top N] [--json]\n"
 		"  Per task (or process) the % of its runtime on each node, its home\n"
-		"  node, its memory node (from /proc/PID/numa_maps), '*' where they\n"
+		"  node and its memory node (the module's: a process's home is the home\n"
+		"  of its threads with the most runtime), '*' where they\n"
 		"  differ, runtime and cross-node migrations.  --node: home there.\n",
 	[NACTL_CMD_NODES] =
 		"nodes [--json]\n"
@@ -473,44 +475,15 @@ struct task_row {
 	double *ns;		/* per node */
 	double runtime;
 	long xnode, migrations;
-	int home, mem;
+	int home, mem;		/* the module's, see cmd_tasks */
+	double *home_ns;	/* its threads' runtime, by their home */
+	uint64_t homes;		/* the nodes some thread of it has as home */
 };
 
-/* mem_node - where most of @tgid's pages are, from /proc/PID/numa_maps */
-static int mem_node(int tgid, int nodes)
+/* node_col - a node column of the module's tables: its number, -1 for "-" */
+static int node_col(const char *s)
 {
-	char path[64], line[4096];
-	long *pages = calloc(nodes, sizeof(*pages)), best = 0;
-	int n, node = -1;
-	FILE *f;
-
-	if (!pages)
-		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/numa_maps", tgid);
-	f = fopen(path, "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			char *p = line;
-
-			while ((p = strstr(p, " N"))) {
-				long cnt;
-
-				if (sscanf(p, " N%d=%ld", &n, &cnt) == 2 && n >= 0 &&
-				    n < nodes)
-					pages[n] += cnt;
-				p += 2;
-			}
-		}
-		fclose(f);
-	}
-	for (n = 0; n < nodes; n++) {
-		if (pages[n] > best) {
-			best = pages[n];
-			node = n;
-		}
-	}
-	free(pages);
-	return node;
+	return isdigit((unsigned char)s[0]) ? atoi(s) : -1;
 }
 
 static int row_cmp(const void *a, const void *b)
@@ -528,8 +501,8 @@ static int cmd_tasks(void)
 {
 	struct nactl_table t;
 	struct task_row *rows;
-	int nodes = 0, nrows = 0, r, n, i, ret = check_access();
-	double *ns;
+	int nodes = 0, nrows = 0, r, n, i, home, ret = check_access();
+	double *ns, runtime;
 	char name[32];
 
 	if (ret)
@@ -542,7 +515,8 @@ static int cmd_tasks(void)
 			break;
 	}
 	rows = calloc(t.nrows + 1, sizeof(*rows));
-	ns = calloc((size_t)(t.nrows + 1) * (nodes + 1), sizeof(*ns));
+	/* per row: time per node, then its threads' time by their home */
+	ns = calloc((size_t)(t.nrows + 1) * 2 * (nodes + 1), sizeof(*ns));
 	if (!rows || !ns)
 		return fail(NACTL_FAILED, "out of memory");
 	for (r = 0; r < t.nrows; r++) {
@@ -557,7 +531,9 @@ static int cmd_tasks(void)
 					row = &rows[i];
 		if (!row) {
 			row = &rows[nrows];
-			row->ns = ns + (size_t)nrows++ * (nodes + 1);
+			row->ns = ns + (size_t)nrows++ * 2 * (nodes + 1);
+			row->home_ns = row->ns + nodes + 1;
+			row->mem = -1;
 			row->pid = opts->process ? tgid : atoi(nactl_get(&t, r, "pid"));
 			row->tgid = tgid;
 			snprintf(row->comm, sizeof(row->comm), "%s",
@@ -567,21 +543,29 @@ static int cmd_tasks(void)
 			snprintf(name, sizeof(name), "node%d_ns", n);
 			row->ns[n] += strtod(nactl_get(&t, r, name), NULL);
 		}
-		row->runtime += strtod(nactl_get(&t, r, "runtime_ns"), NULL);
+		runtime = strtod(nactl_get(&t, r, "runtime_ns"), NULL);
+		row->runtime += runtime;
 		row->xnode += atol(nactl_get(&t, r, "xnode_migrations"));
 		row->migrations += atol(nactl_get(&t, r, "migrations"));
-	}
-	for (r = 0; r < nrows; r++) {
-		double best = 0;
-
-		rows[r].home = -1;
-		for (n = 0; n < nodes; n++) {
-			if (rows[r].ns[n] > best) {
-				best = rows[r].ns[n];
-				rows[r].home = n;
-			}
+		/* the module's home and memory node, not worked out again here */
+		home = node_col(nactl_get(&t, r, "home"));
+		if (home >= 0 && home < nodes && home < 64) {
+			row->home_ns[home] += runtime;
+			row->homes |= 1ULL << home;
 		}
-		rows[r].mem = mem_node(rows[r].tgid, nodes);
+		if (row->mem < 0)
+			row->mem = node_col(nactl_get(&t, r, "mem"));
+	}
+	/*
+	 * A process's home: of its threads' homes, the one those threads ran
+	 * the most (the lowest node of a tie); a thread's is its own.
+	 */
+	for (r = 0; r < nrows; r++) {
+		rows[r].home = -1;
+		for (n = 0; n < nodes && n < 64; n++)
+			if ((rows[r].homes >> n & 1) && (rows[r].home < 0 ||
+			    rows[r].home_ns[n] > rows[r].home_ns[rows[r].home]))
+				rows[r].home = n;
 	}
 	if (opts->node >= 0) {
 		for (r = i = 0; r < nrows; r++)
