@@ -49,23 +49,40 @@ bool nactl_is_number(const char *s);
 char *nactl_nodes_str(uint64_t set, char *buf, size_t len);
 int nactl_nodes_parse(const char *s, uint64_t *set);
 
-/* The command line. */
-enum nactl_cmd {
-	NACTL_CMD_STATUS,
-	NACTL_CMD_POLICY,
-	NACTL_CMD_MODE,
-	NACTL_CMD_SET,
-	NACTL_CMD_SCOPE,
-	NACTL_CMD_TASKS,
-	NACTL_CMD_NODES,
-	NACTL_CMD_ADVICE,
-	NACTL_CMD_APPLY,
-	NACTL_CMD_TRACE,
-	NACTL_CMD_TOP,
-	NACTL_CMD_STATS,
-	NACTL_NR_CMDS,
+/*
+ * The command line: each command with the arguments it takes (at least,
+ * at most) and the options it takes, as nactl_parse_args()'s short
+ * option letters:
+ *   j --json  p --process  M --memory  P --prometheus  n --node  c --comm
+ *   t --top  s --sort  d --duration  i --iterations
+ * Every command also takes --help and --debugfs; an option a command does
+ * not take is refused.
+ */
+#define NACTL_COMMANDS(X)						\
+	X(STATUS, "status", 0, 0, "j")					\
+	X(POLICY, "policy", 0, 1, "j")					\
+	X(MODE, "mode", 0, 1, "j")					\
+	X(SET, "set", 2, 2, "")						\
+	X(SCOPE, "scope", 0, 3, "")					\
+	X(TASKS, "tasks", 0, 0, "jpncts")				\
+	X(NODES, "nodes", 0, 0, "j")					\
+	X(ADVICE, "advice", 0, 0, "jc")					\
+	X(APPLY, "apply", 0, 0, "Mc")					\
+	X(TRACE, "trace", 0, 0, "d")					\
+	X(TOP, "top", 0, 0, "i")					\
+	X(STATS, "stats", 0, 0, "jP")
+
+#define NACTL_CMD_ENUM(id, name, min, max, opts)	NACTL_CMD_##id,
+enum nactl_cmd { NACTL_COMMANDS(NACTL_CMD_ENUM) NACTL_NR_CMDS };
+#undef NACTL_CMD_ENUM
+
+struct nactl_cmd_spec {
+	const char *name;
+	int min_args, max_args;
+	const char *opts;	/* the option letters it takes */
 };
 
+extern const struct nactl_cmd_spec nactl_cmds[NACTL_NR_CMDS];
 extern const char *const nactl_cmd_names[NACTL_NR_CMDS + 1];	/* NULL-ended */
 extern const char *const nactl_policies[];	/* these NULL-ended too */
 extern const char *const nactl_modes[];

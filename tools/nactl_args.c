@@ -7,20 +7,14 @@
 #include "nactl.h"
 #include "../module/na_names.h"
 
+#define NACTL_CMD_SPEC(id, name, min, max, opts)	{ name, min, max, opts },
+const struct nactl_cmd_spec nactl_cmds[NACTL_NR_CMDS] = {
+	NACTL_COMMANDS(NACTL_CMD_SPEC)
+};
+
+#define NACTL_CMD_NAME(id, name, min, max, opts)	name,
 const char *const nactl_cmd_names[NACTL_NR_CMDS + 1] = {
-	[NACTL_CMD_STATUS] = "status",
-	[NACTL_CMD_POLICY] = "policy",
-	[NACTL_CMD_MODE] = "mode",
-	[NACTL_CMD_SET] = "set",
-	[NACTL_CMD_SCOPE] = "scope",
-	[NACTL_CMD_TASKS] = "tasks",
-	[NACTL_CMD_NODES] = "nodes",
-	[NACTL_CMD_ADVICE] = "advice",
-	[NACTL_CMD_APPLY] = "apply",
-	[NACTL_CMD_TRACE] = "trace",
-	[NACTL_CMD_TOP] = "top",
-	[NACTL_CMD_STATS] = "stats",
-	[NACTL_NR_CMDS] = NULL,
+	NACTL_COMMANDS(NACTL_CMD_NAME) NULL
 };
 
 /* the module's own lists (module/na_names.h), NULL-ended */
@@ -88,22 +82,6 @@ static long number(const char *s, long lo, long hi)
 	return *end || v < lo || v > hi ? -1 : v;
 }
 
-/* what each command takes: min and max arguments */
-static const int nargs[NACTL_NR_CMDS][2] = {
-	[NACTL_CMD_STATUS] = { 0, 0 },
-	[NACTL_CMD_POLICY] = { 0, 1 },
-	[NACTL_CMD_MODE] = { 0, 1 },
-	[NACTL_CMD_SET] = { 2, 2 },
-	[NACTL_CMD_SCOPE] = { 0, 3 },
-	[NACTL_CMD_TASKS] = { 0, 0 },
-	[NACTL_CMD_NODES] = { 0, 0 },
-	[NACTL_CMD_ADVICE] = { 0, 0 },
-	[NACTL_CMD_APPLY] = { 0, 0 },
-	[NACTL_CMD_TRACE] = { 0, 0 },
-	[NACTL_CMD_TOP] = { 0, 0 },
-	[NACTL_CMD_STATS] = { 0, 0 },
-};
-
 /*
  * nactl_parse_args - the command and its options.  Returns 0, or
  * NACTL_USAGE after one line on @err saying what is wrong.  "--help" (or
@@ -126,6 +104,7 @@ int nactl_parse_args(int argc, char **argv, struct nactl_opts *o, FILE *err)
 		{ "debugfs", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct nactl_cmd_spec *spec;
 	int opt, c;
 	char *end;
 
@@ -162,11 +141,21 @@ int nactl_parse_args(int argc, char **argv, struct nactl_opts *o, FILE *err)
 		return NACTL_USAGE;
 	}
 	o->cmd = c;
+	spec = &nactl_cmds[c];
 	argc -= optind;
 	argv += optind;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+jhpMPn:c:t:s:d:i:D:", longopts,
 				  NULL)) != -1) {
+		/* an option this command does not take: refused, not ignored */
+		if (opt != '?' && opt != ':' && opt != 'h' && opt != 'D' &&
+		    !strchr(spec->opts, opt)) {
+			for (c = 0; longopts[c].val != opt; c++)
+				;
+			fprintf(err, "numa-advise-ctl %s: takes no option --%s (see numa-advise-ctl %s --help)\n",
+				spec->name, longopts[c].name, spec->name);
+			return NACTL_USAGE;
+		}
 		switch (opt) {
 		case 'j': o->json = true; break;
 		case 'h': o->help = true; break;
@@ -211,9 +200,15 @@ int nactl_parse_args(int argc, char **argv, struct nactl_opts *o, FILE *err)
 			return NACTL_USAGE;
 		}
 	}
+	if (o->json && !strchr(spec->opts, 'j')) {
+		fprintf(err, "numa-advise-ctl %s: takes no option --json (see numa-advise-ctl %s --help)\n",
+			spec->name, spec->name);
+		return NACTL_USAGE;
+	}
 	o->nargs = argc - optind;
 	o->args = argv + optind;
-	if (!o->help && (o->nargs < nargs[c][0] || o->nargs > nargs[c][1])) {
+	if (!o->help && (o->nargs < spec->min_args ||
+			 o->nargs > spec->max_args)) {
 		fprintf(err, "numa-advise-ctl %s: wrong number of arguments (see numa-advise-ctl %s --help)\n",
 			nactl_cmd_names[c], nactl_cmd_names[c]);
 		return NACTL_USAGE;

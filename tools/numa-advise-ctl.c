@@ -30,70 +30,9 @@
 #define PARAMS		"/sys/module/numa_advise/parameters"
 #define NODES		"/sys/devices/system/node"
 
-static const struct nactl_opts *opts;
-
 /* the module's reasons (`advice`), and as its events record them */
 static const char *const reason_names[NA_NR_REASONS] = NA_NAME_TABLE(NA_REASONS);
 
-static const char *const help[NACTL_NR_CMDS + 1] = {
-	[NACTL_CMD_STATUS] =
-		"status [--json]\n"
-		"  Loaded or not, version, policy, mode, tracked tasks, moves and\n"
-		"  refusals, and the probes' own cost.\n",
-	[NACTL_CMD_POLICY] =
-		"policy [none|home|distance]\n"
-		"  Show the placement policy, or set it.\n",
-	[NACTL_CMD_MODE] =
-		"mode [advise|enforce]\n"
-		"  Show the mode, or set it: advise only recommends, enforce narrows\n"
-		"  CPU affinity to the advice (and puts it back when it stops).\n",
-	[NACTL_CMD_SET] =
-		"set PARAM VALUE\n"
-		"  Change a module parameter while it runs: interval_ms, min_move_ms,\n"
-		"  gain_pm, margin_pm, imbalance_pct (and policy, mode).\n",
-	[NACTL_CMD_SCOPE] =
-		"scope [show | clear | include|exclude pid|comm|cgroup VALUE]\n"
-		"  Show the scope rules, clear them, or add one.\n",
-	[NACTL_CMD_TASKS] =
-		"tasks [--process] [--node N] [--comm NAME] [--sort runtime|migrations|pid]\n"
-		"      [--top N] [--json]\n"
-		"  Per task (or process) the % of its runtime on each node, its home\n"
-		"  node and its memory node (the module's: a process's home is the home\n"
-		"  of its threads with the most runtime), '*' where they\n"
-		"  differ, runtime and cross-node migrations.  --node: home there.\n",
-	[NACTL_CMD_NODES] =
-		"nodes [--json]\n"
-		"  Per node: CPUs, distances, class, utilisation, runnable load, free\n"
-		"  memory.\n",
-	[NACTL_CMD_ADVICE] =
-		"advice [--comm NAME] [--json]\n"
-		"  The module's current recommendations, with their reasons.\n",
-	[NACTL_CMD_APPLY] =
-		"apply [--memory] [--comm NAME]\n"
-		"  Apply the current advice once from here, with sched_setaffinity(2)\n"
-		"  (and with --memory, migrate_pages(2)).\n",
-	[NACTL_CMD_TRACE] =
-		"trace [--duration SECONDS]\n"
-		"  Stream the module's events (advice, placements, node classes) until\n"
-		"  Ctrl-C or SIGTERM, through a tracefs instance removed on exit.\n",
-	[NACTL_CMD_TOP] =
-		"top [--iterations N]\n"
-		"  Nodes and the busiest tasks, refreshed every second.\n",
-	[NACTL_CMD_STATS] =
-		"stats [--prometheus | --json]\n"
-		"  Status, nodes and probe costs; --prometheus in node_exporter's\n"
-		"  textfile format.\n",
-	[NACTL_NR_CMDS] =
-		"usage: numa-advise-ctl [--json] COMMAND [OPTIONS] [ARGS]\n"
-		"\n"
-		"commands:\n"
-		"  status   policy   mode   set   scope   tasks   nodes   advice\n"
-		"  apply    trace    top    stats\n"
-		"\n"
-		"numa-advise-ctl COMMAND --help tells more.  Exit status: 0 done,\n"
-		"1 failed, 2 bad argument, 3 not root, 4 module not loaded,\n"
-		"5 debugfs not mounted, 6 tracefs not mounted.\n",
-};
 
 static int fail(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -128,7 +67,7 @@ static int check_loaded(void)
 }
 
 /* check_access - root, the module and debugfs: the usual things missing */
-static int check_access(void)
+static int check_access(const struct nactl_opts *o)
 {
 	int ret = check_loaded();
 
@@ -137,18 +76,18 @@ static int check_access(void)
 	if (!is_fs(DEBUGFS, DEBUGFS_MAGIC_))
 		return fail(NACTL_NO_DEBUGFS, "debugfs is not mounted on " DEBUGFS
 			    " (mount -t debugfs none " DEBUGFS ")");
-	if (access(opts->debugfs, F_OK))
+	if (access(o->debugfs, F_OK))
 		return fail(NACTL_NOT_LOADED, "no %s: is numa_advise loaded?",
-			    nactl_shown(opts->debugfs));
+			    nactl_shown(o->debugfs));
 	return 0;
 }
 
-static int read_table(struct nactl_table *t, const char *file)
+static int read_table(const struct nactl_opts *o, struct nactl_table *t, const char *file)
 {
 	char path[PATH_MAX];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", opts->debugfs, file);
+	snprintf(path, sizeof(path), "%s/%s", o->debugfs, file);
 	ret = nactl_table_read(t, path);
 	if (ret)
 		return fail(NACTL_FAILED, "cannot read %s: %s", nactl_shown(path),
@@ -211,23 +150,23 @@ static void print_kv_json(const struct nactl_table *st)
 	}
 }
 
-static int cmd_status(void)
+static int cmd_status(const struct nactl_opts *o)
 {
 	struct nactl_table st, oh;
 	int ret;
 
 	if (access("/sys/module/numa_advise", F_OK) == 0 ||
 	    geteuid() != 0) {
-		ret = check_access();
+		ret = check_access(o);
 		if (ret)
 			return ret;
 	} else {
-		printf(opts->json ? "{\"loaded\": false}\n" : "loaded: no\n");
+		printf(o->json ? "{\"loaded\": false}\n" : "loaded: no\n");
 		return NACTL_NOT_LOADED;
 	}
-	if (read_table(&st, "status") || read_table(&oh, "overhead"))
+	if (read_table(o, &st, "status") || read_table(o, &oh, "overhead"))
 		return NACTL_FAILED;
-	if (opts->json) {
+	if (o->json) {
 		fputs("{\"loaded\": true, ", stdout);
 		print_kv_json(&st);
 		fputs(", \"overhead\": ", stdout);
@@ -337,19 +276,19 @@ static void print_prometheus(const struct nactl_table *st,
 		       ns_to_s(nactl_get(oh, r, "p99_ns")));
 }
 
-static int cmd_stats(void)
+static int cmd_stats(const struct nactl_opts *o)
 {
 	struct nactl_table st, nodes, oh;
-	int ret = check_access();
+	int ret = check_access(o);
 
 	if (ret)
 		return ret;
-	if (read_table(&st, "status") || read_table(&nodes, "nodes") ||
-	    read_table(&oh, "overhead"))
+	if (read_table(o, &st, "status") || read_table(o, &nodes, "nodes") ||
+	    read_table(o, &oh, "overhead"))
 		return NACTL_FAILED;
-	if (opts->prometheus) {
+	if (o->prometheus) {
 		print_prometheus(&st, &nodes, &oh);
-	} else if (opts->json) {
+	} else if (o->json) {
 		fputs("{\"status\": {", stdout);
 		print_kv_json(&st);
 		fputs("}, \"nodes\": ", stdout);
@@ -373,72 +312,72 @@ static int cmd_stats(void)
 /* ---- settings ------------------------------------------------------------- */
 
 /* cmd_choice - policy or mode: show it, or set it to a name from @names */
-static int cmd_choice(const char *file, const char *const *names)
+static int cmd_choice(const struct nactl_opts *o, const char *file, const char *const *names)
 {
 	char path[PATH_MAX], cur[64];
-	int ret = check_access();
+	int ret = check_access(o);
 
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/%s", opts->debugfs, file);
-	if (opts->nargs == 0) {
+	snprintf(path, sizeof(path), "%s/%s", o->debugfs, file);
+	if (o->nargs == 0) {
 		ret = read_line(path, cur, sizeof(cur));
 		if (ret)
 			return fail(NACTL_FAILED, "cannot read %s: %s", path, strerror(-ret));
-		if (opts->json)
+		if (o->json)
 			printf("{\"%s\": \"%s\"}\n", file, cur);
 		else
 			printf("%s\n", cur);
 		return 0;
 	}
-	if (nactl_lookup(names, opts->args[0]) < 0) {
+	if (nactl_lookup(names, o->args[0]) < 0) {
 		fprintf(stderr, "numa-advise-ctl: unknown %s '%s'; valid: ", file,
-			nactl_shown(opts->args[0]));
+			nactl_shown(o->args[0]));
 		nactl_list(stderr, names);
 		return NACTL_USAGE;
 	}
-	ret = write_value(path, opts->args[0]);
+	ret = write_value(path, o->args[0]);
 	if (ret)
 		return fail(ret == -EINVAL ? NACTL_USAGE : NACTL_FAILED,
 			    "numa_advise refused %s %s: %s", file,
-			    nactl_shown(opts->args[0]),
+			    nactl_shown(o->args[0]),
 			    strerror(-ret));
 	return 0;
 }
 
-static int cmd_set(void)
+static int cmd_set(const struct nactl_opts *o)
 {
 	char path[PATH_MAX];
-	int ret = check_access();
+	int ret = check_access(o);
 
 	if (ret)
 		return ret;
-	if (nactl_lookup(nactl_params, opts->args[0]) < 0) {
+	if (nactl_lookup(nactl_params, o->args[0]) < 0) {
 		fprintf(stderr, "numa-advise-ctl: no settable parameter '%s'; valid: ",
-			nactl_shown(opts->args[0]));
+			nactl_shown(o->args[0]));
 		nactl_list(stderr, nactl_params);
 		return NACTL_USAGE;
 	}
-	snprintf(path, sizeof(path), PARAMS "/%s", opts->args[0]);
-	ret = write_value(path, opts->args[1]);
+	snprintf(path, sizeof(path), PARAMS "/%s", o->args[0]);
+	ret = write_value(path, o->args[1]);
 	if (ret)
 		return fail(ret == -EINVAL ? NACTL_USAGE : NACTL_FAILED,
 			    "numa_advise refused %s=%s: %s (modinfo numa_advise lists the ranges)",
-			    opts->args[0], nactl_shown(opts->args[1]), strerror(-ret));
+			    o->args[0], nactl_shown(o->args[1]), strerror(-ret));
 	return 0;
 }
 
-static int cmd_scope(void)
+static int cmd_scope(const struct nactl_opts *o)
 {
 	static const char *const kinds[] = { "pid", "comm", "cgroup", NULL };
 	char path[PATH_MAX], rule[512];
-	int ret = check_access();
+	int ret = check_access(o);
 	FILE *f;
 
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/scope", opts->debugfs);
-	if (opts->nargs == 0 || (opts->nargs == 1 && !strcmp(opts->args[0], "show"))) {
+	snprintf(path, sizeof(path), "%s/scope", o->debugfs);
+	if (o->nargs == 0 || (o->nargs == 1 && !strcmp(o->args[0], "show"))) {
 		f = fopen(path, "r");
 		if (!f)
 			return fail(NACTL_FAILED, "cannot read %s: %s", path, strerror(errno));
@@ -447,14 +386,14 @@ static int cmd_scope(void)
 		fclose(f);
 		return 0;
 	}
-	if (opts->nargs == 1 && !strcmp(opts->args[0], "clear")) {
+	if (o->nargs == 1 && !strcmp(o->args[0], "clear")) {
 		snprintf(rule, sizeof(rule), "clear");
-	} else if (opts->nargs == 3 &&
-		   (!strcmp(opts->args[0], "include") ||
-		    !strcmp(opts->args[0], "exclude")) &&
-		   nactl_lookup(kinds, opts->args[1]) >= 0) {
-		snprintf(rule, sizeof(rule), "%s %s %s", opts->args[0],
-			 opts->args[1], opts->args[2]);
+	} else if (o->nargs == 3 &&
+		   (!strcmp(o->args[0], "include") ||
+		    !strcmp(o->args[0], "exclude")) &&
+		   nactl_lookup(kinds, o->args[1]) >= 0) {
+		snprintf(rule, sizeof(rule), "%s %s %s", o->args[0],
+			 o->args[1], o->args[2]);
 	} else {
 		return fail(NACTL_USAGE, "scope takes: show | clear | include|exclude pid|comm|cgroup VALUE");
 	}
@@ -486,28 +425,28 @@ static int node_col(const char *s)
 	return isdigit((unsigned char)s[0]) ? atoi(s) : -1;
 }
 
-static int row_cmp(const void *a, const void *b)
+static int row_cmp(const void *a, const void *b, void *sort)
 {
 	const struct task_row *x = a, *y = b;
 
-	if (!strcmp(opts->sort, "pid"))
+	if (!strcmp((const char *)sort, "pid"))
 		return (x->pid > y->pid) - (x->pid < y->pid);
-	if (!strcmp(opts->sort, "migrations"))
+	if (!strcmp((const char *)sort, "migrations"))
 		return (x->xnode < y->xnode) - (x->xnode > y->xnode);
 	return (x->runtime < y->runtime) - (x->runtime > y->runtime);
 }
 
-static int cmd_tasks(void)
+static int cmd_tasks(const struct nactl_opts *o)
 {
 	struct nactl_table t;
 	struct task_row *rows;
-	int nodes = 0, nrows = 0, r, n, i, home, ret = check_access();
+	int nodes = 0, nrows = 0, r, n, i, home, ret = check_access(o);
 	double *ns, runtime;
 	char name[32];
 
 	if (ret)
 		return ret;
-	if (read_table(&t, "tasks"))
+	if (read_table(o, &t, "tasks"))
 		return NACTL_FAILED;
 	for (;; nodes++) {
 		snprintf(name, sizeof(name), "node%d_ns", nodes);
@@ -523,9 +462,9 @@ static int cmd_tasks(void)
 		int tgid = atoi(nactl_get(&t, r, "tgid"));
 		struct task_row *row = NULL;
 
-		if (opts->comm && strcmp(nactl_get(&t, r, "comm"), opts->comm))
+		if (o->comm && strcmp(nactl_get(&t, r, "comm"), o->comm))
 			continue;
-		if (opts->process)
+		if (o->process)
 			for (i = 0; i < nrows; i++)
 				if (rows[i].tgid == tgid)
 					row = &rows[i];
@@ -534,7 +473,7 @@ static int cmd_tasks(void)
 			row->ns = ns + (size_t)nrows++ * 2 * (nodes + 1);
 			row->home_ns = row->ns + nodes + 1;
 			row->mem = -1;
-			row->pid = opts->process ? tgid : atoi(nactl_get(&t, r, "pid"));
+			row->pid = o->process ? tgid : atoi(nactl_get(&t, r, "pid"));
 			row->tgid = tgid;
 			snprintf(row->comm, sizeof(row->comm), "%s",
 				 nactl_get(&t, r, "comm"));
@@ -567,22 +506,22 @@ static int cmd_tasks(void)
 			    rows[r].home_ns[n] > rows[r].home_ns[rows[r].home]))
 				rows[r].home = n;
 	}
-	if (opts->node >= 0) {
+	if (o->node >= 0) {
 		for (r = i = 0; r < nrows; r++)
-			if (rows[r].home == opts->node)
+			if (rows[r].home == o->node)
 				rows[i++] = rows[r];
 		nrows = i;
 	}
-	qsort(rows, nrows, sizeof(*rows), row_cmp);
-	if (opts->top && opts->top < nrows)
-		nrows = opts->top;
+	qsort_r(rows, nrows, sizeof(*rows), row_cmp, (void *)o->sort);
+	if (o->top && o->top < nrows)
+		nrows = o->top;
 
-	if (!opts->json && nodes < 2)
+	if (!o->json && nodes < 2)
 		printf("(one NUMA node: every task is at home)\n");
-	if (opts->json)
+	if (o->json)
 		putchar('[');
 	else {
-		printf("%-8s %-16s", opts->process ? "tgid" : "pid", "comm");
+		printf("%-8s %-16s", o->process ? "tgid" : "pid", "comm");
 		for (n = 0; n < nodes; n++)
 			printf("  node%02d", n);
 		printf(" | home  mem   | runtime_s  xnode\n");
@@ -591,7 +530,7 @@ static int cmd_tasks(void)
 		struct task_row *row = &rows[r];
 		bool star = row->home >= 0 && row->mem >= 0 && row->home != row->mem;
 
-		if (opts->json) {
+		if (o->json) {
 			printf("%s{\"pid\": %d, \"tgid\": %d, \"comm\": ",
 			       r ? ",\n " : "", row->pid, row->tgid);
 			nactl_json_value(stdout, row->comm);
@@ -611,7 +550,7 @@ static int cmd_tasks(void)
 		printf(" | %4d  %4d %c | %9.2f  %5ld\n", row->home, row->mem,
 		       star ? '*' : ' ', row->runtime / 1e9, row->xnode);
 	}
-	if (opts->json)
+	if (o->json)
 		puts("]");
 	free(ns);
 	free(rows);
@@ -638,18 +577,18 @@ static long node_mem_free_kb(int node)
 	return kb;
 }
 
-static int cmd_nodes(void)
+static int cmd_nodes(const struct nactl_opts *o)
 {
 	struct nactl_table t;
-	int r, ret = check_access();
+	int r, ret = check_access(o);
 
 	if (ret)
 		return ret;
-	if (read_table(&t, "nodes"))
+	if (read_table(o, &t, "nodes"))
 		return NACTL_FAILED;
-	if (t.nrows < 2 && !opts->json)
+	if (t.nrows < 2 && !o->json)
 		printf("(one NUMA node)\n");
-	if (opts->json)
+	if (o->json)
 		putchar('[');
 	else
 		printf("%-4s  %-8s  %-10s  %-8s  %-11s  %-12s  %s\n", "node", "cpus",
@@ -661,7 +600,7 @@ static int cmd_nodes(void)
 		snprintf(path, sizeof(path), NODES "/node%s/distance", node);
 		if (read_line(path, dist, sizeof(dist)))
 			snprintf(dist, sizeof(dist), "-");
-		if (opts->json) {
+		if (o->json) {
 			char *p, *save;
 			int i = 0;
 
@@ -685,7 +624,7 @@ static int cmd_nodes(void)
 		       nactl_get(&t, r, "util_pm"), nactl_get(&t, r, "runnable_pm"),
 		       node_mem_free_kb(atoi(node)), dist);
 	}
-	if (opts->json)
+	if (o->json)
 		puts("]");
 	nactl_table_free(&t);
 	return 0;
@@ -708,17 +647,17 @@ static void keep_comm(struct nactl_table *t, const char *comm)
 	t->nrows = w;
 }
 
-static int cmd_advice(void)
+static int cmd_advice(const struct nactl_opts *o)
 {
 	struct nactl_table t;
-	int ret = check_access();
+	int ret = check_access(o);
 
 	if (ret)
 		return ret;
-	if (read_table(&t, "advice"))
+	if (read_table(o, &t, "advice"))
 		return NACTL_FAILED;
-	keep_comm(&t, opts->comm);
-	if (opts->json)
+	keep_comm(&t, o->comm);
+	if (o->json)
 		nactl_print_json(stdout, &t);
 	else
 		nactl_print_text(stdout, &t);
@@ -759,16 +698,16 @@ static int nodes_cpus(uint64_t set, cpu_set_t *cpus)
 	return CPU_COUNT(cpus) ? 0 : -1;
 }
 
-static int cmd_apply(void)
+static int cmd_apply(const struct nactl_opts *o)
 {
 	struct nactl_table t;
-	int r, applied = 0, failed = 0, ret = check_access();
+	int r, applied = 0, failed = 0, ret = check_access(o);
 
 	if (ret)
 		return ret;
-	if (read_table(&t, "advice"))
+	if (read_table(o, &t, "advice"))
 		return NACTL_FAILED;
-	keep_comm(&t, opts->comm);
+	keep_comm(&t, o->comm);
 	for (r = 0; r < t.nrows; r++) {
 		const char *target = nactl_get(&t, r, "target");
 		const char *reason = nactl_get(&t, r, "reason");
@@ -791,7 +730,7 @@ static int cmd_apply(void)
 		printf("pid %d (%s): CPUs of nodes %s\n", pid,
 		       nactl_get(&t, r, "comm"), target);
 		applied++;
-		if (opts->memory && pid == tgid) {
+		if (o->memory && pid == tgid) {
 			unsigned long from = ~0UL, to = set;
 			long moved = syscall(SYS_migrate_pages, tgid, 64, &from, &to);
 
@@ -869,7 +808,7 @@ out:
 	return 0;
 }
 
-static int cmd_trace(void)
+static int cmd_trace(const struct nactl_opts *o)
 {
 	const char *systems[] = { "numa_advise", NULL };
 	struct sigaction sa = { .sa_handler = on_stop_signal };
@@ -913,9 +852,9 @@ static int cmd_trace(void)
 			break;
 		usleep(100000);
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (opts->duration > 0 &&
+		if (o->duration > 0 &&
 		    (now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9 >=
-		    opts->duration)
+		    o->duration)
 			break;
 	}
 	/* what came in before the stop */
@@ -932,39 +871,114 @@ destroy:
 
 /* ---- top ---------------------------------------------------------------- */
 
-static int cmd_top(void)
+static int cmd_top(const struct nactl_opts *o)
 {
-	struct nactl_opts o = *opts;
-	const struct nactl_opts *saved = opts;
-	int i, ret = check_access();
+	struct nactl_opts t = *o;
+	int i, ret = check_access(o);
 
 	if (ret)
 		return ret;
-	o.top = 15;
-	o.json = false;
-	opts = &o;
-	for (i = 0; !o.iterations || i < o.iterations; i++) {
+	t.top = 15;
+	t.json = false;
+	for (i = 0; !t.iterations || i < t.iterations; i++) {
 		if (isatty(STDOUT_FILENO))
 			fputs("\033[H\033[2J", stdout);
 		printf("numa_advise top (%d)\n\n", i + 1);
-		if (cmd_nodes() || (putchar('\n'), cmd_tasks())) {
+		if (cmd_nodes(&t) || (putchar('\n'), cmd_tasks(&t))) {
 			ret = NACTL_FAILED;
 			break;
 		}
 		fflush(stdout);
-		if (o.iterations && i + 1 == o.iterations)
+		if (t.iterations && i + 1 == t.iterations)
 			break;
 		sleep(1);
 	}
-	opts = saved;
 	return ret;
 }
 
 /* ---- main ----------------------------------------------------------------- */
 
+static int cmd_policy(const struct nactl_opts *o)
+{
+	return cmd_choice(o, "policy", nactl_policies);
+}
+
+static int cmd_mode(const struct nactl_opts *o)
+{
+	return cmd_choice(o, "mode", nactl_modes);
+}
+
+/*
+ * The commands: what runs each and its help.  What each takes (arguments
+ * and options) is in nactl_cmds[], which the parser checks.
+ */
+static const struct {
+	int (*run)(const struct nactl_opts *o);
+	const char *help;
+} commands[NACTL_NR_CMDS] = {
+	[NACTL_CMD_STATUS] = { cmd_status,
+		"status [--json]\n"
+		"  Loaded or not, version, policy, mode, tracked tasks, moves and\n"
+		"  refusals, and the probes' own cost.\n" },
+	[NACTL_CMD_POLICY] = { cmd_policy,
+		"policy [none|home|distance]\n"
+		"  Show the placement policy, or set it.\n" },
+	[NACTL_CMD_MODE] = { cmd_mode,
+		"mode [advise|enforce]\n"
+		"  Show the mode, or set it: advise only recommends, enforce narrows\n"
+		"  CPU affinity to the advice (and puts it back when it stops).\n" },
+	[NACTL_CMD_SET] = { cmd_set,
+		"set PARAM VALUE\n"
+		"  Change a module parameter while it runs: interval_ms, min_move_ms,\n"
+		"  gain_pm, margin_pm, imbalance_pct (and policy, mode).\n" },
+	[NACTL_CMD_SCOPE] = { cmd_scope,
+		"scope [show | clear | include|exclude pid|comm|cgroup VALUE]\n"
+		"  Show the scope rules, clear them, or add one.\n" },
+	[NACTL_CMD_TASKS] = { cmd_tasks,
+		"tasks [--process] [--node N] [--comm NAME] [--sort runtime|migrations|pid]\n"
+		"      [--top N] [--json]\n"
+		"  Per task (or process) the % of its runtime on each node, its home\n"
+		"  node and its memory node (the module's: a process's home is the home\n"
+		"  of its threads with the most runtime), '*' where they\n"
+		"  differ, runtime and cross-node migrations.  --node: home there.\n" },
+	[NACTL_CMD_NODES] = { cmd_nodes,
+		"nodes [--json]\n"
+		"  Per node: CPUs, distances, class, utilisation, runnable load, free\n"
+		"  memory.\n" },
+	[NACTL_CMD_ADVICE] = { cmd_advice,
+		"advice [--comm NAME] [--json]\n"
+		"  The module's current recommendations, with their reasons.\n" },
+	[NACTL_CMD_APPLY] = { cmd_apply,
+		"apply [--memory] [--comm NAME]\n"
+		"  Apply the current advice once from here, with sched_setaffinity(2)\n"
+		"  (and with --memory, migrate_pages(2)).\n" },
+	[NACTL_CMD_TRACE] = { cmd_trace,
+		"trace [--duration SECONDS]\n"
+		"  Stream the module's events (advice, placements, node classes) until\n"
+		"  Ctrl-C or SIGTERM, through a tracefs instance removed on exit.\n" },
+	[NACTL_CMD_TOP] = { cmd_top,
+		"top [--iterations N]\n"
+		"  Nodes and the busiest tasks, refreshed every second.\n" },
+	[NACTL_CMD_STATS] = { cmd_stats,
+		"stats [--prometheus | --json]\n"
+		"  Status, nodes and probe costs; --prometheus in node_exporter's\n"
+		"  textfile format.\n" },
+};
+
+static const char usage[] =
+	"usage: numa-advise-ctl [--json] COMMAND [OPTIONS] [ARGS]\n"
+	"\n"
+	"commands:\n"
+	"  status   policy   mode   set   scope   tasks   nodes   advice\n"
+	"  apply    trace    top    stats\n"
+	"\n"
+	"numa-advise-ctl COMMAND --help tells more.  Exit status: 0 done,\n"
+	"1 failed, 2 bad argument, 3 not root, 4 module not loaded,\n"
+	"5 debugfs not mounted, 6 tracefs not mounted.\n";
+
 int main(int argc, char **argv)
 {
-	static struct nactl_opts o;
+	struct nactl_opts o;
 	int ret;
 
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
@@ -974,25 +988,10 @@ int main(int argc, char **argv)
 	ret = nactl_parse_args(argc, argv, &o, stderr);
 	if (ret)
 		return ret;
-	opts = &o;
 	if (o.help) {
-		fputs(help[o.cmd], stdout);
+		fputs(o.cmd == NACTL_NR_CMDS ? usage : commands[o.cmd].help,
+		      stdout);
 		return 0;
 	}
-	switch (o.cmd) {
-	case NACTL_CMD_STATUS: return cmd_status();
-	case NACTL_CMD_POLICY: return cmd_choice("policy", nactl_policies);
-	case NACTL_CMD_MODE: return cmd_choice("mode", nactl_modes);
-	case NACTL_CMD_SET: return cmd_set();
-	case NACTL_CMD_SCOPE: return cmd_scope();
-	case NACTL_CMD_TASKS: return cmd_tasks();
-	case NACTL_CMD_NODES: return cmd_nodes();
-	case NACTL_CMD_ADVICE: return cmd_advice();
-	case NACTL_CMD_APPLY: return cmd_apply();
-	case NACTL_CMD_TRACE: return cmd_trace();
-	case NACTL_CMD_TOP: return cmd_top();
-	case NACTL_CMD_STATS: return cmd_stats();
-	case NACTL_NR_CMDS: break;
-	}
-	return NACTL_USAGE;
+	return commands[o.cmd].run(&o);
 }

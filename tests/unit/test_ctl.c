@@ -201,6 +201,79 @@ static void args_refused_with_one_line(void **state)
 	}
 }
 
+/*
+ * Every command against every option: each it takes is accepted, each it
+ * does not is refused with exit 2 and one line naming the option, and
+ * nothing is parsed from the refused line.  The table below is written
+ * out by hand, from the help texts, not from nactl_cmds[].
+ */
+static void args_each_command_its_own_options(void **state)
+{
+	static const struct {
+		const char *opt, *val;
+		char letter;
+	} opts[] = {
+		{ "--json", NULL, 'j' }, { "--process", NULL, 'p' },
+		{ "--memory", NULL, 'M' }, { "--prometheus", NULL, 'P' },
+		{ "--node", "1", 'n' }, { "--comm", "x", 'c' },
+		{ "--top", "3", 't' }, { "--sort", "pid", 's' },
+		{ "--duration", "2", 'd' }, { "--iterations", "2", 'i' },
+		{ "--debugfs", "/d", 'D' }, { "--help", NULL, 'h' },
+	};
+	static const struct {
+		const char *cmd, *takes;
+		char *args[3];
+	} cmds[] = {
+		{ "status", "jDh", { NULL } }, { "policy", "jDh", { NULL } },
+		{ "mode", "jDh", { NULL } },
+		{ "set", "Dh", { "gain_pm", "300" } }, { "scope", "Dh", { NULL } },
+		{ "tasks", "jpnctsDh", { NULL } }, { "nodes", "jDh", { NULL } },
+		{ "advice", "jcDh", { NULL } }, { "apply", "McDh", { NULL } },
+		{ "trace", "dDh", { NULL } }, { "top", "iDh", { NULL } },
+		{ "stats", "jPDh", { NULL } },
+	};
+	struct nactl_opts o;
+	unsigned int c, i;
+	char err[512];
+	int ret;
+
+	assert_int_equal(sizeof(cmds) / sizeof(cmds[0]), NACTL_NR_CMDS);
+	for (c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++) {
+		for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+			bool takes = strchr(cmds[c].takes, opts[i].letter);
+			char want[128];
+
+			err[0] = '\0';
+			ret = parse(&o, err, sizeof(err), cmds[c].cmd, opts[i].opt,
+				    opts[i].val ? opts[i].val : cmds[c].args[0],
+				    opts[i].val ? cmds[c].args[0] : cmds[c].args[1],
+				    opts[i].val ? cmds[c].args[1] : NULL, NULL);
+			if (takes) {
+				if (ret)
+					fail_msg("%s %s refused: %s", cmds[c].cmd,
+						 opts[i].opt, err);
+				continue;
+			}
+			if (ret != NACTL_USAGE)
+				fail_msg("%s %s: exit %d, want 2", cmds[c].cmd,
+					 opts[i].opt, ret);
+			snprintf(want, sizeof(want), "numa-advise-ctl %s: takes no option %s ",
+				 cmds[c].cmd, opts[i].opt);
+			if (strncmp(err, want, strlen(want)) ||
+			    strchr(err, '\n') != err + strlen(err) - 1)
+				fail_msg("%s %s: said '%s'", cmds[c].cmd,
+					 opts[i].opt, err);
+		}
+	}
+	/* the one that mattered: it applied everything */
+	assert_int_equal(parse(&o, err, sizeof(err), "apply", "--node", "2", NULL),
+			 NACTL_USAGE);
+	/* --json before the command too, where the command prints no table */
+	assert_int_equal(parse(&o, err, sizeof(err), "--json", "trace", NULL),
+			 NACTL_USAGE);
+	assert_int_equal(parse(&o, err, sizeof(err), "--json", "tasks", NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +284,7 @@ int main(void)
 		cmocka_unit_test(node_lists),
 		cmocka_unit_test(args_commands_and_options),
 		cmocka_unit_test(args_refused_with_one_line),
+		cmocka_unit_test(args_each_command_its_own_options),
 	};
 
 	return cmocka_run_group_tests_name("ctl", tests, NULL, NULL);
