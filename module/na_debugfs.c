@@ -313,6 +313,7 @@ static int na_advice_show(struct seq_file *m, void *v)
 			   r->cur_score, r->target_score);
 		na_seq_nodes(m, r->placed);
 		seq_putc(m, '\n');
+		cond_resched();
 	}
 unlock:
 	mutex_unlock(&e->lock);

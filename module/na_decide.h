@@ -5,7 +5,10 @@
  * No locks, no allocation, no kernel state: the engine (na_engine.c)
  * feeds na_decide.c numbers and applies what it returns, and the unit
  * tests in tests/unit/ link the same na_decide.c and call it with cases
- * computed by hand from the source documents' topologies.
+ * computed by hand from the source documents' topologies.  The only
+ * kernel calls are sort() and cond_resched() in na_decide_round(), which
+ * tests/unit/kcompat.h maps to qsort() and nothing: the comparison is a
+ * total order (ids are unique), so either sort gives the same order.
  *
  * Units: a load is in milli-CPUs (1000 = one CPU busy all the time); a
  * share or a score is in per-mille.  A set of nodes is a u64 bitmap, so a

@@ -690,6 +690,7 @@ static void na_round(struct na_engine *e)
 		r->prev_target = r->target;
 		r->target = 0;
 		r->reason = NA_R_NO_DATA;
+		cond_resched();
 	}
 	nu = na_units_build(e, now, policy == NA_POLICY_DISTANCE);
 	if (policy == NA_POLICY_NONE)
@@ -711,6 +712,7 @@ static void na_round(struct na_engine *e)
 		if (r->placed && (r->skip || policy == NA_POLICY_NONE ||
 				  !enforce))
 			na_restore(e, r);
+		cond_resched();
 	}
 }
 

@@ -52,20 +52,23 @@ static struct na_engine na_eng = {
  * Until the module is up, a bad value is a modprobe line or a file in
  * /etc/modprobe.d: say what is wrong.  Afterwards a refused write to
  * /sys/module/numa_advise/parameters/ gets -EINVAL and nothing in the log.
- * Written once, by na_init(), before any file of ours can be opened.
+ * Set once, at the end of na_init(); a parameter write may race it (the
+ * parameter files exist before na_init() runs), hence the _ONCE accesses:
+ * either answer is right for a write that comes at that moment.
  */
 static bool na_live;
 
 /*
  * na_param_uint - a number from @lo to @hi, set by the kernel's own
- * param_set_uint_minmax() (the parameter code serialises the writers;
- * the engine reads with READ_ONCE())
+ * param_set_uint_minmax(): an aligned plain store of an unsigned int,
+ * under the parameter code's lock; the engine reads the value with
+ * READ_ONCE() and acts on the one it read
  */
 static int na_param_uint(const char *val, const struct kernel_param *kp,
 			 unsigned int lo, unsigned int hi)
 {
 	if (param_set_uint_minmax(val, kp, lo, hi)) {
-		if (!na_live)
+		if (!READ_ONCE(na_live))
 			pr_err("%s must be a number from %u to %u\n",
 			       kp->name, lo, hi);
 		return -EINVAL;
@@ -108,13 +111,13 @@ static int na_choice_set(const char *val, const struct kernel_param *kp)
 	int i = __sysfs_match_string(c->names, c->nr, val);
 
 	if (i < 0) {
-		if (!na_live)
+		if (!READ_ONCE(na_live))
 			pr_err("%s must be one of: %s, %s%s%s\n", kp->name,
 			       c->names[0], c->names[1], c->nr > 2 ? ", " : "",
 			       c->nr > 2 ? c->names[2] : "");
 		return -EINVAL;
 	}
-	return na_engine_set(&na_eng, c->cur, i, na_live);
+	return na_engine_set(&na_eng, c->cur, i, READ_ONCE(na_live));
 }
 
 static int na_choice_get(char *buf, const struct kernel_param *kp)
@@ -150,6 +153,10 @@ static int __init na_init(void)
 {
 	int ret;
 
+	/* before reserving anything: a kernel without our tracepoints */
+	ret = na_obs_check();
+	if (ret)
+		return ret;
 	ret = na_obs_alloc(&na_obs, na_max_tasks);
 	if (ret)
 		return ret;
@@ -170,7 +177,7 @@ static int __init na_init(void)
 	if (ret)
 		goto stop_engine;
 
-	na_live = true;
+	WRITE_ONCE(na_live, true);
 	pr_info("version %s loaded: %u nodes, %u CPUs, up to %u tasks (%zu KiB), policy %s, mode %s\n",
 		NA_VERSION, num_online_nodes(), num_online_cpus(),
 		na_obs.max_tasks, (na_obs.mem_bytes + na_eng.mem_bytes) >> 10,

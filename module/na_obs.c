@@ -131,7 +131,8 @@ static void na_tp_match(struct tracepoint *tp, void *priv)
 			na_tps[i].tp = tp;
 }
 
-static int na_tp_find(void)
+/* na_obs_check - does the kernel have every tracepoint we attach to? */
+int na_obs_check(void)
 {
 	int i;
 
@@ -195,7 +196,7 @@ int na_obs_attach(struct na_obs *o)
 {
 	int ret;
 
-	ret = na_tp_find();
+	ret = na_obs_check();
 	if (ret)
 		return ret;
 	ret = na_tp_register(o);

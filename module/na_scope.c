@@ -34,7 +34,10 @@ static void na_rule_put(struct na_rule *rule)
 
 /*
  * na_scope_resolve - the cgroup of every cgroup rule as its path names
- * it now; NULL where there is none (the rule matches nothing)
+ * it now; NULL where there is none (the rule matches nothing).  Called by
+ * the engine thread at the start of each round: cgroup_get_from_path()
+ * looks the path up in the caller's cgroup namespace, and the engine's
+ * is the init one, as the paths in `scope` are.
  */
 void na_scope_resolve(struct na_scope *sc)
 {
@@ -194,7 +197,7 @@ int na_scope_write(struct na_scope *sc, char *line)
 			return 0;
 	if (sc->nr == NA_MAX_RULES)
 		return -ENOSPC;
+	/* its cgroup is looked up by the next round, in the engine thread */
 	sc->rules[sc->nr++] = rule;
-	na_scope_resolve(sc);
 	return 0;
 }

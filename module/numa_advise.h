@@ -236,6 +236,7 @@ struct na_tasks_iter {
 };
 
 /* na_obs.c */
+int na_obs_check(void);
 int na_obs_alloc(struct na_obs *o, unsigned int max_tasks);
 void na_obs_free(struct na_obs *o);
 int na_obs_attach(struct na_obs *o);
