@@ -186,10 +186,11 @@ if ! make deb >"$L/deb-build.log" 2>&1 || [ ! -f "$deb" ]; then
 else
 	contents=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
 	missing=
+	# the tool, and every file the module builds from (DKMS builds it there)
 	for f in usr/sbin/numa-advise-ctl usr/share/man/man8/numa-advise-ctl.8.gz \
 		usr/share/bash-completion/completions/numa-advise-ctl \
-		"usr/src/numa_advise-$V/dkms.conf" "usr/src/numa_advise-$V/module/numa_advise.c" \
-		"usr/src/numa_advise-$V/module/Kbuild"; do
+		"usr/src/numa_advise-$V/dkms.conf" \
+		$(printf "usr/src/numa_advise-$V/%s " module/Kbuild module/*.[ch]); do
 		grep -qx "\./$f" <<<"$contents" || missing+=" $f"
 	done
 	# lintian refuses to run as root; it reads a copy as nobody

@@ -1633,7 +1633,7 @@ case_ctl() {
 	check "advice --json target: $(pyjson "j[0]['target']" /tmp/ctl.out) vs $(advice $mt target)" \
 		test "$(pyjson "[r['target'] for r in j if r['pid'] == $mt][0]" /tmp/ctl.out)" = 1
 	rc=$(ctl_rc tasks --comm memtouch --json)
-	check "tasks --json: mem $(pyjson "j[0]['mem']" /tmp/ctl.out) (numa_maps), want 1" \
+	check "tasks --json: mem $(pyjson "j[0]['mem']" /tmp/ctl.out) (the module's), want 1" \
 		test "$(pyjson "j[0]['mem']" /tmp/ctl.out)" = 1
 	check "tasks --json: percentages add to $(pyjson "round(sum(j[0]['percent']))" /tmp/ctl.out)" \
 		test "$(pyjson "round(sum(j[0]['percent']))" /tmp/ctl.out)" = 100
@@ -1687,7 +1687,7 @@ case_ctl() {
 	check "apply: mask $(allowed $mt), want $(cpus 1)" mask_is $mt "$(cpus 1)"
 	check "apply --memory: $(cat /tmp/ctl.out)" \
 		grep -q "^pid $mt (memtouch): memory to nodes 1$" /tmp/ctl.out
-	check "apply --memory: numa_maps mem $("$CTL" tasks --comm memtouch --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mem"])')" \
+	check "apply --memory: mem $("$CTL" tasks --comm memtouch --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mem"])')" \
 		test "$("$CTL" tasks --comm memtouch --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mem"])')" = 1
 	stop_mt
 	engine_reset
