@@ -340,18 +340,18 @@ plot '%s' using 1:3:xtic(2) with boxes notitle, '' using 1:3:4:5 with yerrorbars
     return [m for m in made if m]
 
 
-def markdown(res, kernel, rounds, seconds, pngs, parts=""):
+def markdown(res, kernel, rounds, seconds, pngs, parts="", commit="?"):
     L = []
     w = L.append
     w("# numa_advise benchmarks\n")
-    w("Made by %s (`bench/run.sh -r %d%s`, %s) on kernel %s in QEMU "
+    w("Made by %s (`bench/run.sh -r %d%s`, %s) of commit %s on kernel %s in QEMU "
       "TCG guests; %d rounds on the scheduler path. Figures are medians with (min..max) over "
       "the rounds; a slowdown is taken within each round against the module "
       "absent in the same round, the configurations alternating in rotated "
       "order.\n" % ("a part of `make bench`" if parts else "`make bench`", rounds,
                      " -p " + parts if parts else "",
                      "%d minutes" % round(seconds / 60) if seconds else "?",
-                     kernel, rounds))
+                     commit, kernel, rounds))
     w("An emulated guest has no remote-memory penalty: QEMU's memory is the "
       "host's, one latency for every node. Time gains from locality need a "
       "real NUMA host; what this machine measures is locality, convergence, "
@@ -537,17 +537,18 @@ def main():
     ap.add_argument("--rounds", type=int, default=0)
     ap.add_argument("--seconds", type=int, default=0, help="how long the run took")
     ap.add_argument("--parts", default="", help="bench/run.sh -p, if not all")
+    ap.add_argument("--commit", default="?", help="the commit measured (+changes: a tree that differs)")
     ap.add_argument("dir")
     a = ap.parse_args()
     rows = load(os.path.join(a.dir, "raw.txt"))
-    res = {"kernel": a.kernel, "rounds": a.rounds, "seconds": a.seconds, "sched": sched(rows), "scale": scale(rows),
+    res = {"commit": a.commit, "kernel": a.kernel, "rounds": a.rounds, "seconds": a.seconds, "sched": sched(rows), "scale": scale(rows),
            "memory": memory(rows), "insn": insn(rows), "native": native(rows), "numatest": numatest(rows), "numamem": numamem(rows),
            "halves": halves(rows)}
     with open(os.path.join(a.dir, "results.json"), "w") as f:
         json.dump(res, f, indent=1)
     pngs = plots(a.dir, res)
     with open(os.path.join(a.dir, "results.md"), "w") as f:
-        f.write(markdown(res, a.kernel, a.rounds, a.seconds, pngs, a.parts))
+        f.write(markdown(res, a.kernel, a.rounds, a.seconds, pngs, a.parts, a.commit))
     print("report.py: %s/results.md, results.json, %s" % (a.dir, " ".join(pngs)))
 
 

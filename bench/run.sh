@@ -146,4 +146,8 @@ insn_data() { # FILE BASE
 insn_data "$B/insn.txt" 0 >>"$out/raw.txt" || true
 insn_data "$B/insn-nopsi.txt" 1000000 >>"$out/raw.txt" || true
 [ "$parts" = native,cost,place,halves,scale,insn ] && parts=
-bench/report.py --kernel "$kver" --rounds "$rounds" --seconds "$SECONDS" --parts "$parts" "$out"
+# the commit measured, "+changes" for a tree that differs from it
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo "no git")
+git diff --quiet HEAD 2>/dev/null || commit="$commit+changes"
+bench/report.py --kernel "$kver" --rounds "$rounds" --seconds "$SECONDS" --parts "$parts" \
+	--commit "$commit" "$out"
