@@ -94,15 +94,16 @@ kreport_module_leaks() {
 	}' "$KMEMLEAK"
 }
 
-# kreport_lines [case] - of a kernel log on stdin, the lines that report
+# kreport_lines [case [ALSO]] - of a kernel log on stdin, the lines that report
 # something (KREPORT_PATTERN).  A KCSAN report (on the KCSAN kernel, make
 # check-debug) counts only when it involves numa_advise: its header names
 # the two racing functions and its stacks the callers, and one of them is
 # the module's; the kernel's own races are not ours to fail on.  With
 # "case", each line comes after the case it came in (the suite's marker
-# "na-suite: case NAME begins") and a tab.
+# "na-suite: case NAME begins") and a tab.  With ALSO, an extended regular
+# expression, the lines that match it are kept too.
 kreport_lines() {
-	awk -v pat="$KREPORT_PATTERN" -v tag="${1:-}" '
+	awk -v pat="$KREPORT_PATTERN${2:+|$2}" -v tag="${1:-}" '
 	function out(l) { print (tag == "" ? "" : (c == "" ? "before the cases" : "in case " c) "\t") l }
 	/na-suite: case [^ ]+ begins/ {
 		c = $0; sub(/.*na-suite: case /, "", c); sub(/ begins.*/, "", c)
@@ -112,6 +113,14 @@ kreport_lines() {
 	kcsan { if (/numa_advise/) ours = 1; next }
 	$0 ~ pat { out($0) }
 	END { if (kcsan && ours) out(hdr) }'
+}
+
+# kreport_context LINE [N] - of a kernel log on stdin, the N lines (20 by
+# default) from the first that holds LINE, as "# " lines: a report's
+# header alone does not say where the kernel was (its RIP, the call trace
+# and the task come after it)
+kreport_context() {
+	grep -a -F -m 1 -A "${2:-20}" -- "$1" | sed 's/^/# /'
 }
 
 # kreport_log_since [MARKER] - the kernel log's reports after the last

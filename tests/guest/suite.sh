@@ -156,7 +156,10 @@ run_case() {
 	[ ${#case_errors[@]} -gt 0 ] || "case_$name"
 	echo "na-suite: case $name ends" >/dev/kmsg
 	bad=$(case_reports "$name")
-	[ -z "$bad" ] || case_errors+=("kernel report: $bad")
+	if [ -n "$bad" ]; then
+		case_errors+=("kernel report: $bad")
+		dmesg | kreport_context "${bad%%|*}"
+	fi
 	if [ -n "$skip_reason" ] && [ ${#case_errors[@]} -eq 0 ]; then
 		echo "SKIP $WHERE $name ($skip_reason)"
 		skipped=$((skipped + 1))
@@ -662,7 +665,7 @@ mask_avoids() {
 # the module's or a report (not, say, "hrtimer: interrupt took ...", which
 # a loaded host causes)
 log_since() {
-	dmesg | tail -n +$(($1 + 1)) | grep -E "numa_advise|$KREPORT_PATTERN"
+	dmesg | tail -n +$(($1 + 1)) | kreport_lines "" numa_advise
 }
 
 # wait_for SECONDS COMMAND... - poll until COMMAND succeeds, for SECONDS
@@ -837,6 +840,15 @@ two_a_node() {
 	done
 }
 
+# mem_is_node PID... - the module sees the memory of the Ith PID on node
+# I / 2 + 1, as two_a_node has them
+mem_is_node() {
+	local i
+	for ((i = 0; i < $#; i++)); do
+		[ "$(advice "${@:i + 1:1}" mem)" = $((i / 2 + 1)) ] || return 1
+	done
+}
+
 # Six memory-bound jobs, two a node on nodes 1-3 (node 0 runs this
 # script), each placed on its memory's node.  Then the pages of a job on
 # node 2 and of one on node 3 are moved to the other's node
@@ -846,13 +858,22 @@ two_a_node() {
 case_swap() {
 	local n pids=() a b s0 m0
 	engine_setup
+	# Pinned until the module has seen each one's memory, then free: left
+	# free from the start, the first ones run on node 0's idle CPUs while
+	# the others start (a minute on the debug kernel), and are placed
+	# there by that history before their memory is known.
 	for n in 1 2 3; do
-		start_mt -m 4 -a "$(cpus $n)" || return
+		start_mt -m 4 -p -a "$(cpus $n)" || return
 		pids+=("$mt_pid")
-		start_mt -m 4 -a "$(cpus $n)" || return
+		start_mt -m 4 -p -a "$(cpus $n)" || return
 		pids+=("$mt_pid")
 	done
 	echo home >$D/policy
+	wait_for 30 mem_is_node "${pids[@]}" ||
+		{ case_errors+=("memory not seen: $(advice_rows "${pids[@]}")"); stop_mt; engine_reset; return; }
+	for a in "${pids[@]}"; do
+		taskset -pc "$(all_cpus)" "$a" >/dev/null
+	done
 	echo enforce >$D/mode
 	wait_for 30 two_a_node "${pids[@]}" ||
 		{ case_errors+=("not placed two a node by memory: $(advice_rows "${pids[@]}")"); stop_mt; engine_reset; return; }
@@ -1553,7 +1574,9 @@ pyjson() { python3 -c "import json, sys; j = json.load(open('$2')); print($1)"; 
 # catches a placement and leaves no instance behind; errors when the
 # module is absent or the caller not root.
 case_ctl() {
-	local rc mt tr inst n
+	local rc mt tr inst n t0=$SECONDS phases=
+	# where the time went (CI's host once took three times this machine's)
+	ctl_phase() { phases+=" $1 $((SECONDS - t0)) s"; t0=$SECONDS; }
 	unload || return
 	rc=$(ctl_rc status)
 	check "status without the module: rc $rc, $(cat /tmp/ctl.out)" \
@@ -1616,16 +1639,19 @@ case_ctl() {
 			"$(cat /sys/devices/system/node/node$n/distance)"
 	done
 
+	ctl_phase refusals-and-json
 	echo 0 >/proc/sys/kernel/numa_balancing
 	start_mt -a "$(cpus 1)" -b "$(cpus 3)" || return
 	mt=$mt_pid
 	# (a limit only if the case hangs: SIGINT ends it below)
 	"$CTL" trace --duration 900 >/tmp/trace.out 2>/tmp/trace.err &
 	tr=$!
-	# the instance appears before its events are switched on: wait for them
-	wait_for 90 eval 'grep -qs 1 /sys/kernel/tracing/instances/numa_advise_ctl*/events/numa_advise/numa_advise_advice/enable' ||
-		case_errors+=("trace made no instance with its events on: $(cat /tmp/trace.err)")
+	# the instance appears before its events are switched on: wait for
+	# them (a second idle; CI's slower host has taken over a minute)
+	wait_for 180 eval 'grep -qs 1 /sys/kernel/tracing/instances/numa_advise_ctl*/events/numa_advise/numa_advise_advice/enable' ||
+		case_errors+=("trace made no instance with its events on in 180 s: $(mt_state $tr): $(cat /tmp/trace.err)")
 	inst=$(ls /sys/kernel/tracing/instances | grep numa_advise_ctl)
+	ctl_phase trace-start
 	"$CTL" policy home
 	wait_for 15 eval 'test "$(advice $mt target)" = 1' ||
 		case_errors+=("no advice: $(advice_row $mt)")
@@ -1653,19 +1679,7 @@ case_ctl() {
 	check "trace saw no advice for $mt" grep -q "^[0-9.]* advice pid=$mt " /tmp/trace.out
 	check "tracefs instance $inst left behind" \
 		test ! -e "/sys/kernel/tracing/instances/$inst"
-	# SIGTERM ends it just as cleanly, once it has its handler: it makes
-	# its instance after that, which on a busy guest can take a minute
-	"$CTL" trace >/dev/null 2>&1 &
-	tr=$!
-	wait_for 90 eval 'ls /sys/kernel/tracing/instances | grep -q numa_advise_ctl' ||
-		case_errors+=("trace made no instance in 90 s")
-	kill -TERM $tr
-	wait $tr
-	rc=$?
-	check "trace rc $rc after SIGTERM" test "$rc" = 0
-	check "instance left after SIGTERM: $(ls /sys/kernel/tracing/instances)" \
-		test -z "$(ls /sys/kernel/tracing/instances)"
-
+	ctl_phase advice-place-trace
 	rc=$(ctl_rc stats --prometheus)
 	check "stats --prometheus rc $rc" test "$rc" = 0
 	check "prometheus: tracked" grep -q '^numa_advise_tracked_tasks [0-9]' /tmp/ctl.out
@@ -1678,6 +1692,7 @@ case_ctl() {
 	check "status: $(grep -E '^(policy|mode)' /tmp/ctl.out | tr '\n' ' ')" \
 		eval 'grep -q "^policy: home" /tmp/ctl.out && grep -q "^cost sched_switch" /tmp/ctl.out'
 
+	ctl_phase prometheus-top-status
 	# apply: the advice once, from user space, in advise mode
 	"$CTL" mode advise
 	check "advise mode kept the mask: $(allowed $mt)" mask_is $mt "$(all_cpus)"
@@ -1691,6 +1706,23 @@ case_ctl() {
 		test "$("$CTL" tasks --comm memtouch --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mem"])')" = 1
 	stop_mt
 	engine_reset
+	ctl_phase apply
+
+	# SIGTERM ends it just as cleanly, once it has its handler: it makes
+	# its instance after that (a second idle; CI's slower host once took
+	# over 90 s with a job running, hence here, after the job)
+	"$CTL" trace >/dev/null 2>/tmp/trace.err &
+	tr=$!
+	wait_for 180 eval 'ls /sys/kernel/tracing/instances | grep -q numa_advise_ctl' ||
+		case_errors+=("trace made no instance in 180 s: $(mt_state $tr): $(cat /tmp/trace.err)")
+	kill -TERM $tr
+	wait $tr
+	rc=$?
+	check "trace rc $rc after SIGTERM" test "$rc" = 0
+	check "instance left after SIGTERM: $(ls /sys/kernel/tracing/instances)" \
+		test -z "$(ls /sys/kernel/tracing/instances)"
+	ctl_phase sigterm
+	echo "# ctl: phases:$phases"
 }
 
 # numa-advise-ctl fed random arguments against the loaded module (see

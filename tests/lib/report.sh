@@ -93,9 +93,11 @@ console_check() {
 	[ -s "$log" ] || { echo "FAIL $where console-log: no console log $log"; return; }
 	# (kernel lines only: the console also has a copy of the suite's output)
 	first=$(sed 's/\r$//' "$log" | grep -a '^\[ *[0-9]*\.[0-9]*\]' | kreport_lines case |
-		head -n 1 | sed 's/\t/: /')
+		head -n 1)
 	if [ -n "$first" ]; then
-		echo "FAIL $where console-log: kernel report $first (console: $log)"
+		echo "FAIL $where console-log: kernel report ${first/$'\t'/: } (console: $log)"
+		# the log may not outlive the run (CI keeps only the output)
+		sed 's/\r$//' "$log" | kreport_context "${first#*$'\t'}"
 	else
 		echo "PASS $where console-log"
 	fi
