@@ -15,7 +15,8 @@
 #              no guest for that kernel
 #   warn       a WARN in the middle of a case (tests/patches/planted,
 #              on a good write to reset): that case fails, the others pass,
-#              and the host's scan of the console names the case
+#              and the host's scan of the console names the case; both
+#              print the report's next lines, its RIP in the module
 #   number     a refused write that changes a number (the same test build,
 #              a module parameter out of range): the hostile case fails
 # Prints "PASS host plant/<fault>" when the harness said what it must (its
@@ -104,8 +105,11 @@ grep -q '^suite: 3 passed, 2 failed, 0 skipped' "$B/guest.log" ||
 		tail -n 1 "$B/guest.log")', want 3 passed, 2 failed (log: $B/guest.log)"
 # (WARN_ONCE prints its message first, then the report's "WARNING:" line
 # naming where it was)
+# and each brings where it was: the lines after it, the RIP among them
 expect warn "$B/guest.log" "^FAIL $kre/4x2 reset: kernel report: .*WARNING: .*numa_advise" \
 	"^FAIL $kre/4x2 console-log: kernel report in case reset: .*WARNING: .*numa_advise" \
+	"^# reset: .* RIP: [0-9a-f]+:[a-z_]+.*\[numa_advise\]" \
+	"^# console: .* RIP: [0-9a-f]+:[a-z_]+.*\[numa_advise\]" \
 	"^FAIL $kre/4x2 hostile: "
 expect number "$B/guest.log" "^FAIL $kre/4x2 hostile: .*na-fuzz rc 1: .*parameters/[a-z_]+ reads '[0-9]+" \
 	"^FAIL $kre/4x2 reset: " "^FAIL $kre/4x2 console-log: "

@@ -115,12 +115,12 @@ kreport_lines() {
 	END { if (kcsan && ours) out(hdr) }'
 }
 
-# kreport_context LINE [N] - of a kernel log on stdin, the N lines (20 by
-# default) from the first that holds LINE, as "# " lines: a report's
-# header alone does not say where the kernel was (its RIP, the call trace
-# and the task come after it)
+# kreport_context WHO LINE - of a kernel log on stdin, the 30 lines from
+# the first that holds LINE, as "# WHO: " lines: a report's header alone
+# does not say where the kernel was (the task, its RIP and the first
+# frames of the call trace come in the lines after it)
 kreport_context() {
-	grep -a -F -m 1 -A "${2:-20}" -- "$1" | sed 's/^/# /'
+	grep -a -F -m 1 -A 29 -- "$2" | sed "s/^/# $1: /"
 }
 
 # kreport_log_since [MARKER] - the kernel log's reports after the last

@@ -143,7 +143,7 @@ case_reports() {
 }
 
 run_case() {
-	local name=$1 t0=$SECONDS bad
+	local name=$1 t0=$SECONDS bad context=
 	case_errors=()
 	skip_reason=
 	if ! declare -F "case_$name" >/dev/null; then
@@ -158,7 +158,7 @@ run_case() {
 	bad=$(case_reports "$name")
 	if [ -n "$bad" ]; then
 		case_errors+=("kernel report: $bad")
-		dmesg | kreport_context "${bad%%|*}"
+		context=$(dmesg | kreport_context "$name" "${bad%%|*}")
 	fi
 	if [ -n "$skip_reason" ] && [ ${#case_errors[@]} -eq 0 ]; then
 		echo "SKIP $WHERE $name ($skip_reason)"
@@ -169,6 +169,7 @@ run_case() {
 	else
 		local IFS=';'
 		echo "FAIL $WHERE $name: ${case_errors[*]} ($((SECONDS - t0)) s)"
+		[ -z "$context" ] || echo "$context"
 		failed=$((failed + 1))
 	fi
 }
@@ -715,7 +716,8 @@ start_mt() {
 		{ case_errors+=("memtouch $* not ready: $(mt_state $mt_pid)"); return 1; }
 }
 
-# mt_state PID - where a job that is not ready got to: its state, what it
+# mt_state PID - where a job that is not ready (or any process that is
+# late) got to: its state, what it
 # waits in, the CPU time it had, how much it has touched, and the memory
 # free on each node
 mt_state() {
@@ -856,12 +858,12 @@ mem_is_node() {
 # full.  Neither can move alone (placed tasks keep their room): they trade
 # places (`swaps`), and then stay: no trade back, no move.
 case_swap() {
-	local n pids=() a b s0 m0
+	local n p pids=() a b s0 m0
 	engine_setup
 	# Pinned until the module has seen each one's memory, then free: left
-	# free from the start, the first ones run on node 0's idle CPUs while
-	# the others start (a minute on the debug kernel), and are placed
-	# there by that history before their memory is known.
+	# free from the start, the first ones ran on node 0's idle CPUs while
+	# the others started (slowly, on the KCSAN kernel), and one was placed
+	# there by that history before its memory was known.
 	for n in 1 2 3; do
 		start_mt -m 4 -p -a "$(cpus $n)" || return
 		pids+=("$mt_pid")
@@ -871,8 +873,8 @@ case_swap() {
 	echo home >$D/policy
 	wait_for 30 mem_is_node "${pids[@]}" ||
 		{ case_errors+=("memory not seen: $(advice_rows "${pids[@]}")"); stop_mt; engine_reset; return; }
-	for a in "${pids[@]}"; do
-		taskset -pc "$(all_cpus)" "$a" >/dev/null
+	for p in "${pids[@]}"; do
+		taskset -pc "$(all_cpus)" "$p" >/dev/null
 	done
 	echo enforce >$D/mode
 	wait_for 30 two_a_node "${pids[@]}" ||

@@ -97,7 +97,7 @@ console_check() {
 	if [ -n "$first" ]; then
 		echo "FAIL $where console-log: kernel report ${first/$'\t'/: } (console: $log)"
 		# the log may not outlive the run (CI keeps only the output)
-		sed 's/\r$//' "$log" | kreport_context "${first#*$'\t'}"
+		sed 's/\r$//' "$log" | kreport_context console "${first#*$'\t'}"
 	else
 		echo "PASS $where console-log"
 	fi
