@@ -220,7 +220,7 @@ void na_restore(struct na_engine *e, struct na_rec *r)
 void na_restore_all(struct na_engine *e)
 {
 	struct na_obs *o = e->obs;
-	struct na_task *t = e->it.snap;
+	struct na_task *t = e->snap;
 	u64 now = local_clock();
 	unsigned long s;
 

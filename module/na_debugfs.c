@@ -78,7 +78,7 @@ static void na_seq_nodes(struct seq_file *m, u64 nodes)
 
 struct na_tasks_file {
 	struct na_obs *obs;
-	struct na_tasks_iter it;
+	struct na_task *snap;
 };
 
 static void *na_tasks_start(struct seq_file *m, loff_t *pos)
@@ -113,7 +113,7 @@ static void na_tasks_stop(struct seq_file *m, void *v)
 static int na_tasks_show(struct seq_file *m, void *v)
 {
 	struct na_tasks_file *f = m->private;
-	struct na_task *t = f->it.snap;
+	struct na_task *t = f->snap;
 	int n, home = -1, mem = -1;
 	struct na_pub_val pub;
 	u64 runtime = 0;
@@ -126,10 +126,9 @@ static int na_tasks_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	s = na_slot_index(f->obs, v);
+	/* What it ran since it was last charged is added by the read. */
 	if (!na_task_read(f->obs, s, t))
 		return 0;
-	/* Running now and not charged for this run yet: add it. */
-	na_task_add_run(&f->it, t);
 	/* The engine's view, if it has seen this owner of the slot yet. */
 	na_pub_read(&f->obs->pub[s], &pub);
 	if (pub.key == t->key && pub.born == t->born) {
@@ -166,11 +165,11 @@ static int na_tasks_open(struct inode *inode, struct file *file)
 	if (!f)
 		return -ENOMEM;
 	f->obs = e->obs;
-	if (na_tasks_iter_alloc(f->obs, &f->it)) {
+	f->snap = na_task_alloc(f->obs);
+	if (!f->snap) {
 		seq_release_private(inode, file);
 		return -ENOMEM;
 	}
-	na_tasks_snapshot(f->obs, &f->it);
 	return 0;
 }
 
@@ -178,7 +177,7 @@ static int na_tasks_release(struct inode *inode, struct file *file)
 {
 	struct na_tasks_file *f = ((struct seq_file *)file->private_data)->private;
 
-	na_tasks_iter_free(&f->it);
+	kfree(f->snap);
 	return seq_release_private(inode, file);
 }
 
@@ -197,27 +196,33 @@ static int na_nodes_show(struct seq_file *m, void *v)
 {
 	struct na_engine *e = m->private;
 	struct na_obs *o = e->obs;
-	u64 now = local_clock();
+	bool lean = READ_ONCE(o->lean);
 	int n, cpu;
 
 	seq_puts(m, "node cpus busy_ns idle_ns wait_ns switches util_pm runnable_pm class\n");
 	mutex_lock(&e->lock);
 	for_each_online_node(n) {
 		const struct na_node *nd = &e->nodes[n];
-		u64 busy = 0, idle = 0, wait = 0, switches = 0;
-		struct na_cpu_sched c;
+		struct na_cpu_totals sum = { 0 }, tot;
 
 		/* Offline CPUs too: what they did before still counts. */
 		for_each_possible_cpu(cpu) {
 			if (per_cpu_ptr(o->cpus, cpu)->node != n)
 				continue;
-			na_cpu_totals(o, cpu, now, &busy, &idle, &wait);
-			na_cpu_read_sched(o, cpu, &c);
-			switches += c.switches;
+			na_cpu_totals(o, cpu, &tot);
+			sum.busy += tot.busy;
+			sum.idle += tot.idle;
+			sum.wait += tot.wait;
+			sum.switches += tot.switches;
 		}
-		seq_printf(m, "%d %*pbl %llu %llu %llu %llu", n,
-			   cpumask_pr_args(cpumask_of_node(n)), busy, idle, wait,
-			   switches);
+		seq_printf(m, "%d %*pbl %llu %llu", n,
+			   cpumask_pr_args(cpumask_of_node(n)), sum.busy,
+			   sum.idle);
+		/* In lean mode no switch is seen: no count to show. */
+		if (lean)
+			seq_puts(m, " - -");
+		else
+			seq_printf(m, " %llu %llu", sum.wait, sum.switches);
 		/* Per-mille of the node's capacity, decayed, as classified. */
 		if (nd->cap)
 			seq_printf(m, " %llu %llu %s\n",
@@ -246,6 +251,11 @@ static int na_overhead_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	}
 	for_each_possible_cpu(cpu) {
+		struct na_cpu_totals tot;
+
+		/* The switch probe counts its calls as the CPU's switches. */
+		na_cpu_totals(e->obs, cpu, &tot);
+		sum[NA_PROBE_SWITCH].calls += tot.switches;
 		if (!na_cpu_read(e->obs, cpu, c, offsetof(struct na_cpu, cost),
 				 NA_NR_PROBES * sizeof(*c)))
 			continue;
@@ -347,6 +357,7 @@ static int na_status_show(struct seq_file *m, void *v)
 	mutex_lock(&e->lock);
 	seq_printf(m, "policy %s\n", na_policy_names[e->policy]);
 	seq_printf(m, "mode %s\n", na_mode_names[e->mode]);
+	seq_printf(m, "lean %d\n", READ_ONCE(o->lean));
 	seq_printf(m, "interval_ms %u\n", READ_ONCE(e->tun.interval_ms));
 	seq_printf(m, "rounds %llu\n", e->rounds);
 	for_each_set_bit(s, e->rec_map, o->max_tasks)

@@ -109,7 +109,7 @@ static void na_rec_forget(struct na_engine *e, u32 s)
 /* na_records_forget - drop the records of tasks gone since */
 void na_records_forget(struct na_engine *e)
 {
-	struct na_task *t = e->it.snap;
+	struct na_task *t = e->snap;
 	unsigned long s;
 
 	for_each_set_bit(s, e->rec_map, e->obs->max_tasks) {
@@ -150,25 +150,20 @@ static enum na_skip na_skip_of(const struct na_engine *e,
 		return NA_SKIP_NO_AFFINITY;
 	if (!na_in_scope(&e->scope, r, t))
 		return NA_SKIP_EXCLUDED;
-	/*
-	 * Checked again on the task itself before any change.  The slot's
-	 * count dates from the task's last switch-out: one we gave all CPUs
-	 * back to and that has run on since is not pinned for that.
-	 */
-	if (!r->placed && t->nr_cpus_allowed < nr_cpu_ids &&
-	    !(r->restored_at && t->last_out <= r->restored_at))
+	/* Checked again on the task itself before any change. */
+	if (!r->placed && t->nr_cpus_allowed < nr_cpu_ids)
 		return NA_SKIP_PINNED;
 	return NA_SKIP_NONE;
 }
 
 /*
  * na_rec_rates - @r's decayed load, from the @ran ns its task ran in the
- * last @dt ns and the time it waited.  The first round after the one it
- * was first seen in counts whole: the averages do not climb from zero,
- * or a busy process would be judged small while they did.
+ * last @dt ns and the time it waited, which it returns.  The first round
+ * after the one it was first seen in counts whole: the averages do not
+ * climb from zero, or a busy process would be judged small while they did.
  */
-static void na_rec_rates(struct na_rec *r, const struct na_task *t, u64 ran,
-			 u64 dt, bool reset)
+static u64 na_rec_rates(struct na_rec *r, const struct na_task *t, u64 ran,
+			u64 dt, bool reset)
 {
 	u64 waited = na_delta(t->wait_ns, r->prev_wait, reset);
 	u32 util = na_rate(ran, dt);
@@ -182,11 +177,12 @@ static void na_rec_rates(struct na_rec *r, const struct na_task *t, u64 ran,
 	r->prev_wait = t->wait_ns;
 	if (r->fresh == 1) {	/* the round it was first seen in */
 		r->fresh = 2;
-		return;
+		return waited;
 	}
 	r->util = na_decay(r->fresh ? util : r->util, util, NA_DECAY_SHIFT);
 	r->load = na_decay(r->fresh ? load : r->load, load, NA_DECAY_SHIFT);
 	r->fresh = 0;
+	return waited;
 }
 
 /*
@@ -197,15 +193,14 @@ static void na_rec_rates(struct na_rec *r, const struct na_task *t, u64 ran,
 static void na_rec_update(struct na_engine *e, u32 s, u64 now, u64 dt,
 			  u32 gen)
 {
-	struct na_task *t = e->it.snap;
+	struct na_task *t = e->snap;
 	struct na_rec *r = na_rec(e, s);
-	u64 *prev, *w, sum = 0, best = 0, total = 0;
+	u64 *prev, *w, sum = 0, best = 0, total = 0, waited;
 	bool reset;
 	int n;
 
 	if (!na_task_read(e->obs, s, t))
 		return;
-	na_task_add_run(&e->it, t);
 	if (r->pub->v.key != t->key || r->pub->v.born != t->born)
 		na_rec_start(e, s, t, now);
 	reset = r->gen != gen;
@@ -226,11 +221,14 @@ static void na_rec_update(struct na_engine *e, u32 s, u64 now, u64 dt,
 			r->cur = n;
 		}
 	}
-	na_rec_rates(r, t, sum, dt, reset);
+	waited = na_rec_rates(r, t, sum, dt, reset);
 	na_rec_where(r, total ? na_argmax(w, nr_node_ids, r->pub->v.home) : -1,
 		     r->pub->v.mem);
 	if (r->cur < 0)
 		r->cur = r->pub->v.home;
+	/* In lean mode a node's waiting time is its tasks' (na_nodes_update). */
+	if (r->cur >= 0)
+		e->round_wait[r->cur] += waited;
 	r->pid = t->pid;
 	r->tgid = t->tgid;
 	memcpy(r->comm, t->comm, TASK_COMM_LEN);
@@ -386,29 +384,38 @@ static void na_mem_update(struct na_engine *e, u32 first, u32 n)
 /* ------------------------------------------------------------------ */
 /* Nodes                                                               */
 
-/* na_nodes_update - decayed load and class of every node, @dt ns on */
-static void na_nodes_update(struct na_engine *e, u64 now, u64 dt, u32 gen)
+/*
+ * na_nodes_update - decayed load and class of every node, @dt ns on.
+ * Runs after the records' update, which summed in e->round_wait the
+ * time the tasks on each node waited: in lean mode the CPUs do not
+ * count it.
+ */
+static void na_nodes_update(struct na_engine *e, u64 dt, u32 gen)
 {
 	u32 imb = READ_ONCE(e->tun.imbalance_pct);
 	u32 margin = READ_ONCE(e->tun.margin_pm);
-	bool reset = e->nodes_gen != gen;
+	bool reset = e->nodes_gen != gen, lean = READ_ONCE(e->obs->lean);
 	enum na_class cls;
 	int n, cpu;
 
 	e->nodes_gen = gen;
 	for (n = 0; n < nr_node_ids; n++) {
 		struct na_node *nd = &e->nodes[n];
-		u64 busy = 0, idle = 0, wait = 0, db, dw;
+		u64 busy = 0, wait = 0, db, dw;
+		struct na_cpu_totals tot;
 		unsigned int cpus = 0;
 
 		for_each_possible_cpu(cpu) {
 			if (per_cpu_ptr(e->obs->cpus, cpu)->node != n)
 				continue;
-			na_cpu_totals(e->obs, cpu, now, &busy, &idle, &wait);
+			na_cpu_totals(e->obs, cpu, &tot);
+			busy += tot.busy;
+			wait += tot.wait;
 			cpus += cpu_online(cpu);
 		}
 		db = na_delta(busy, nd->busy, reset);
-		dw = na_delta(wait, nd->wait, reset);
+		dw = lean ? e->round_wait[n] : na_delta(wait, nd->wait, reset);
+		e->round_wait[n] = 0;
 		nd->busy = busy;
 		nd->wait = wait;
 		nd->cap = cpus * 1000;
@@ -675,12 +682,11 @@ static void na_round(struct na_engine *e)
 		return;
 	e->rounds++;
 	na_scope_resolve(&e->scope);
-	na_nodes_update(e, now, dt, gen);
-	na_tasks_snapshot(o, &e->it);
 	na_for_each_slot(o, s) {
 		na_rec_update(e, s, now, dt, gen);
 		cond_resched();
 	}
+	na_nodes_update(e, dt, gen);
 	na_records_forget(e);
 	e->last_round = now;
 
@@ -808,23 +814,28 @@ int na_engine_alloc(struct na_engine *e, struct na_obs *o)
 	e->scores = (u32 *)(e->units + max_tasks);
 	e->order = e->scores + (size_t)max_tasks * nr;
 
-	/* per node: state, scratch, capacity, room, class, then distances */
-	nodes_bytes = nr * (sizeof(*e->nodes) + sizeof(u64) + 2 * sizeof(u32) +
-			    sizeof(*e->cls)) + nr * nr;
+	/*
+	 * per node: state, scratch, waits, capacity, room, class, then
+	 * distances
+	 */
+	nodes_bytes = nr * (sizeof(*e->nodes) + 2 * sizeof(u64) +
+			    2 * sizeof(u32) + sizeof(*e->cls)) + nr * nr;
 	p = kzalloc(nodes_bytes, GFP_KERNEL);
 	if (!p)
 		goto free_work;
 	e->nodes = p;
 	e->node_scratch = (u64 *)(e->nodes + nr);
-	e->cap = (u32 *)(e->node_scratch + nr);
+	e->round_wait = e->node_scratch + nr;
+	e->cap = (u32 *)(e->round_wait + nr);
 	e->room = (s32 *)(e->cap + nr);
 	e->cls = (enum na_class *)(e->room + nr);
 	e->dist = (u8 *)(e->cls + nr);
 
-	if (na_tasks_iter_alloc(o, &e->it))
+	e->snap = na_task_alloc(o);
+	if (!e->snap)
 		goto free_nodes;
 	if (!zalloc_cpumask_var(&e->mask_tmp, GFP_KERNEL))
-		goto free_iter;
+		goto free_snap;
 
 	for (s = 0; s < max_tasks; s++)
 		na_rec(e, s)->pub = &o->pub[s];
@@ -836,8 +847,8 @@ int na_engine_alloc(struct na_engine *e, struct na_obs *o)
 		       BITS_TO_LONGS(max_tasks) * sizeof(long);
 	return 0;
 
-free_iter:
-	na_tasks_iter_free(&e->it);
+free_snap:
+	kfree(e->snap);
 free_nodes:
 	kfree(e->nodes);
 free_work:
@@ -855,7 +866,7 @@ void na_engine_free(struct na_engine *e)
 {
 	na_scope_clear(&e->scope);
 	free_cpumask_var(e->mask_tmp);
-	na_tasks_iter_free(&e->it);
+	kfree(e->snap);
 	kfree(e->nodes);
 	kvfree(e->units);
 	bitmap_free(e->rec_map);

@@ -37,6 +37,8 @@
  * churn at that load and never miss).
  */
 #define NA_INDEX_PER_SLOT	4
+/* and never fewer entries than for this many slots */
+#define NA_INDEX_MIN_SLOTS	1024
 
 struct na_ient {
 	unsigned long key;	/* task address, EMPTY or TOMB; cmpxchg'ed */

@@ -35,6 +35,7 @@
  */
 static struct na_obs na_obs = {
 	.reset_lock = __MUTEX_INITIALIZER(na_obs.reset_lock),
+	.tp_lock = __MUTEX_INITIALIZER(na_obs.tp_lock),
 };
 
 #define NA_TUN_DEFAULT(name, def, lo, hi, desc)	.name = def,
@@ -93,6 +94,35 @@ static unsigned int na_max_tasks = 8192;
 NA_UINT_PARAM(max_tasks, 8192, 16, 1048576,
 	      "Tasks tracked at once; their memory is reserved at load",
 	      na_max_tasks, 0444);
+
+/*
+ * lean: the switch probe detached (na_obs_set_lean()), changed at load or
+ * at any time; 0 or 1, as the kernel's own switches are written.
+ */
+static int na_lean_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 0, &v) || v > 1) {
+		if (!READ_ONCE(na_live))
+			pr_err("lean must be 0 or 1\n");
+		return -EINVAL;
+	}
+	return na_obs_set_lean(&na_obs, v);
+}
+
+static int na_lean_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(na_obs.lean));
+}
+
+static const struct kernel_param_ops na_lean_ops = {
+	.set = na_lean_set,
+	.get = na_lean_get,
+};
+module_param_cb(lean, &na_lean_ops, NULL, 0644);
+MODULE_PARM_DESC(lean,
+		 "1: no code of ours in a context switch; residency stays exact, CPUs' wait and switch counts stop (0..1, default 0)");
 
 #define NA_TUN_PARAM(name, def, lo, hi, desc)				\
 	NA_UINT_PARAM(name, def, lo, hi, desc, na_eng.tun.name, 0644);
@@ -178,10 +208,11 @@ static int __init na_init(void)
 		goto stop_engine;
 
 	WRITE_ONCE(na_live, true);
-	pr_info("version %s loaded: %u nodes, %u CPUs, up to %u tasks (%zu KiB), policy %s, mode %s\n",
+	pr_info("version %s loaded: %u nodes, %u CPUs, up to %u tasks (%zu KiB), policy %s, mode %s%s\n",
 		NA_VERSION, num_online_nodes(), num_online_cpus(),
 		na_obs.max_tasks, (na_obs.mem_bytes + na_eng.mem_bytes) >> 10,
-		na_policy_names[na_eng.policy], na_mode_names[na_eng.mode]);
+		na_policy_names[na_eng.policy], na_mode_names[na_eng.mode],
+		READ_ONCE(na_obs.lean) ? ", lean" : "");
 	return 0;
 
 stop_engine:

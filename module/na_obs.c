@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * na_obs.c - what the probes keep: its memory, attaching the probes to
- * the tracepoints and CPU hotplug, and consistent copies of it for the
- * engine and the debugfs readers (process context)
+ * the tracepoints (and lean mode), the tasks already running at load, the
+ * CPUs' busy and idle time and CPU hotplug, and consistent copies of it
+ * all for the engine and the debugfs readers (process context)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
-#include <linux/bsearch.h>
 #include <linux/cpuhotplug.h>
+#include <linux/kernel_stat.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/printk.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
+#include <linux/tick.h>
 #include <linux/topology.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
@@ -30,7 +36,13 @@
  */
 int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 {
-	u32 entries = roundup_pow_of_two(NA_INDEX_PER_SLOT * max_tasks);
+	/*
+	 * Tasks refused a slot at the cap keep an entry while they live
+	 * (to be counted in `waiting`): under a small cap they outnumber the
+	 * slots, and every task running at load gets its entry at once.
+	 */
+	u32 entries = roundup_pow_of_two(NA_INDEX_PER_SLOT *
+					 max(max_tasks, NA_INDEX_MIN_SLOTS));
 	size_t map_bytes = BITS_TO_LONGS(max_tasks) * sizeof(long);
 	int cpu;
 	u32 s;
@@ -54,6 +66,10 @@ int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 	o->cpus = alloc_percpu(struct na_cpu);
 	if (!o->cpus)
 		goto free_map;
+	o->clock = kcalloc(nr_cpu_ids, sizeof(*o->clock), GFP_KERNEL);
+	if (!o->clock)
+		goto free_cpus;
+	spin_lock_init(&o->clock_lock);
 
 	for (s = 0; s < max_tasks; s++) {
 		seqcount_init(&na_slot(o, s)->seq);
@@ -77,9 +93,12 @@ int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 	atomic_long_set(&o->nr_lost_inherit, 0);
 	o->mem_bytes = max_tasks * (o->stride + sizeof(*o->pub)) +
 		       entries * sizeof(*o->idx.ent) + map_bytes +
-		       num_possible_cpus() * sizeof(struct na_cpu);
+		       num_possible_cpus() * sizeof(struct na_cpu) +
+		       nr_cpu_ids * sizeof(*o->clock);
 	return 0;
 
+free_cpus:
+	free_percpu(o->cpus);
 free_map:
 	bitmap_free(o->slot_map);
 free_index:
@@ -95,6 +114,7 @@ fail:
 
 void na_obs_free(struct na_obs *o)
 {
+	kfree(o->clock);
 	free_percpu(o->cpus);
 	bitmap_free(o->slot_map);
 	vfree(o->idx.ent);
@@ -114,13 +134,19 @@ static struct na_tracepoint {
 	 * Registered in this order, unregistered in reverse: the free probe
 	 * is there before any task can get a slot, so no slot outlives its
 	 * task (a stale one would be inherited by the next task allocated
-	 * at the same address).
+	 * at the same address); fork's before the tasks already running are
+	 * walked (NA_TPS_BEFORE_WALK), so every task gets its slot from one
+	 * or the other.  sched_switch stays last: lean mode detaches it
+	 * alone.
 	 */
 	{ "sched_process_free", na_probe_free },
 	{ "sched_process_fork", na_probe_fork },
 	{ "sched_migrate_task", na_probe_migrate },
 	{ "sched_switch", na_probe_switch },
 };
+
+#define NA_TPS_BEFORE_WALK	2
+#define NA_TP_SWITCH		(ARRAY_SIZE(na_tps) - 1)
 
 static void na_tp_match(struct tracepoint *tp, void *priv)
 {
@@ -147,50 +173,236 @@ int na_obs_check(void)
 	return 0;
 }
 
-static void na_tp_unregister(struct na_obs *o, int n)
+/* na_tp_unregister - detach probes @from up to @to (excluded), in reverse */
+static void na_tp_unregister(struct na_obs *o, int from, int to)
 {
-	while (n-- > 0)
-		tracepoint_probe_unregister(na_tps[n].tp, na_tps[n].probe, o);
+	while (to-- > from)
+		tracepoint_probe_unregister(na_tps[to].tp, na_tps[to].probe, o);
 	/* Wait for probes still running on other CPUs. */
 	tracepoint_synchronize_unregister();
 }
 
-static int na_tp_register(struct na_obs *o)
+/* na_tp_register - attach probes @from up to @to (excluded), in order */
+static int na_tp_register(struct na_obs *o, int from, int to)
 {
 	int i, ret;
 
-	for (i = 0; i < ARRAY_SIZE(na_tps); i++) {
+	for (i = from; i < to; i++) {
 		ret = tracepoint_probe_register(na_tps[i].tp, na_tps[i].probe,
 						o);
 		if (ret) {
 			pr_err("cannot attach to tracepoint %s: %d\n",
 			       na_tps[i].name, ret);
-			na_tp_unregister(o, i);
+			na_tp_unregister(o, from, i);
 			return ret;
 		}
 	}
 	return 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* CPU hotplug: an offline CPU is neither busy nor idle                */
-
-static int na_cpu_online(unsigned int cpu, struct hlist_node *node)
+/* how many probes are attached, with lean mode as it is */
+static int na_tps_attached(const struct na_obs *o)
 {
-	na_cpu_hotplug(hlist_entry(node, struct na_obs, hp_node), cpu, false);
-	return 0;
-}
-
-static int na_cpu_offline(unsigned int cpu, struct hlist_node *node)
-{
-	na_cpu_hotplug(hlist_entry(node, struct na_obs, hp_node), cpu, true);
-	return 0;
+	return ARRAY_SIZE(na_tps) - o->lean;
 }
 
 /*
- * na_obs_attach - the probes on their tracepoints, then the CPU hotplug
- * callbacks (which also start the clock of every online CPU not yet
- * switched).  Fails if the kernel lacks a tracepoint.
+ * na_switch_forget - every CPU forgets which task it saw arrive: after a
+ * time detached, the switch probe must not charge a wait it did not see
+ * begin.  Called with the switch probe detached.
+ */
+static void na_switch_forget(struct na_obs *o)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(o->cpus, cpu)->s.curr, NULL);
+}
+
+/*
+ * na_obs_set_lean - detach the switch probe (lean) or attach it again.
+ * Residency stays exact either way; in lean mode a CPU's waiting time and
+ * switch count stand still.
+ */
+int na_obs_set_lean(struct na_obs *o, bool lean)
+{
+	int ret = 0;
+
+	mutex_lock(&o->tp_lock);
+	if (lean == o->lean)
+		goto unlock;
+	if (!o->attached) {
+		/* set at load: na_obs_attach() attaches as it says */
+		WRITE_ONCE(o->lean, lean);
+		goto unlock;
+	}
+	if (lean) {
+		na_tp_unregister(o, NA_TP_SWITCH, NA_TP_SWITCH + 1);
+	} else {
+		na_switch_forget(o);
+		ret = na_tp_register(o, NA_TP_SWITCH, NA_TP_SWITCH + 1);
+		if (ret)
+			goto unlock;
+	}
+	WRITE_ONCE(o->lean, lean);
+unlock:
+	mutex_unlock(&o->tp_lock);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* The tasks already running at load                                   */
+
+#define NA_WALK_BATCH	1024	/* tasks between two preemption points */
+#define NA_WALK_TRIES	3
+
+/*
+ * na_walk_break - a preemption point in the middle of the task list, as
+ * the hung task detector takes one: false if @g or @t died meanwhile and
+ * the walk cannot go on from them.
+ */
+static bool na_walk_break(struct task_struct *g, struct task_struct *t)
+{
+	bool alive;
+
+	get_task_struct(g);
+	get_task_struct(t);
+	rcu_read_unlock();
+	cond_resched();
+	rcu_read_lock();
+	alive = pid_alive(g) && pid_alive(t);
+	put_task_struct(t);
+	put_task_struct(g);
+	return alive;
+}
+
+/* na_walk_once - slots for the tasks not yet tracked; false: start again */
+static bool na_walk_once(struct na_obs *o)
+{
+	struct task_struct *g, *t;
+	unsigned int n = 0;
+	bool done = false;
+
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		/*
+		 * A child still being forked gets its slot from the fork
+		 * probe (attached, and synchronised with, before the walk),
+		 * or has had its fork event already and is seen here once it
+		 * is woken: its state is read before its slot is looked for.
+		 */
+		if (READ_ONCE(t->__state) == TASK_NEW)
+			continue;
+		smp_rmb();	/* pairs with the wakeup of a new task */
+		if (!na_index_find(&o->idx, (unsigned long)t))
+			na_task_seen(o, t);
+		/* a double loop: leave both, as the hung task detector does */
+		if (++n % NA_WALK_BATCH == 0 && !na_walk_break(g, t))
+			goto unlock;
+	}
+	done = true;
+unlock:
+	rcu_read_unlock();
+	return done;
+}
+
+/*
+ * na_walk_tasks - give every task running at load its slot: a task that
+ * never migrates would otherwise never be charged.  Runs with the fork
+ * and free probes attached and the migrate probe not yet, so a task's
+ * slot is made by the walk or by its fork, never by both at once.
+ */
+static void na_walk_tasks(struct na_obs *o)
+{
+	int i;
+
+	/* Every fork from now on finds the fork probe attached. */
+	synchronize_rcu();
+	for (i = 0; i < NA_WALK_TRIES; i++)
+		if (na_walk_once(o))
+			return;
+	pr_warn("the task list changed under every walk: tasks running at load are tracked from their next migration\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* CPU busy and idle time, and hotplug                                  */
+
+/* na_idle_ns - the kernel's idle time of @cpu, as /proc/stat counts it */
+static u64 na_idle_ns(int cpu)
+{
+	u64 idle = get_cpu_idle_time_us(cpu, NULL);
+	u64 iowait = get_cpu_iowait_time_us(cpu, NULL);
+
+	/* Without NO_HZ's idle accounting: the tick's */
+	if (idle == (u64)-1)
+		return kcpustat_cpu(cpu).cpustat[CPUTIME_IDLE] +
+		       kcpustat_cpu(cpu).cpustat[CPUTIME_IOWAIT];
+	if (iowait == (u64)-1)
+		iowait = 0;
+	return (idle + iowait) * NSEC_PER_USEC;
+}
+
+/* na_clock_sample - bring @cpu's busy and idle time up to now */
+static void na_clock_sample(struct na_obs *o, int cpu)
+{
+	struct na_cpu_clock *c = &o->clock[cpu];
+	u64 now, idle, dt, di;
+
+	lockdep_assert_held(&o->clock_lock);
+	if (!c->up)
+		return;
+	now = ktime_get_ns();
+	idle = na_idle_ns(cpu);
+	dt = now > c->at ? now - c->at : 0;
+	di = idle > c->idle_mark ? idle - c->idle_mark : 0;
+	di = min(di, dt);
+	c->idle += di;
+	c->busy += dt - di;
+	c->at = now;
+	/*
+	 * Idle and iowait are read apart, without the kernel's seqcount on
+	 * 6.1: a sum that steps back is not counted twice when it recovers.
+	 */
+	c->idle_mark = max(c->idle_mark, idle);
+}
+
+/* na_clock_start - @cpu counts from now (at load, or when it comes up) */
+static void na_clock_start(struct na_obs *o, int cpu)
+{
+	struct na_cpu_clock *c = &o->clock[cpu];
+
+	spin_lock(&o->clock_lock);
+	c->at = ktime_get_ns();
+	c->idle_mark = na_idle_ns(cpu);
+	c->up = true;
+	spin_unlock(&o->clock_lock);
+}
+
+static int na_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	na_clock_start(hlist_entry(node, struct na_obs, hp_node), cpu);
+	return 0;
+}
+
+/* An offline CPU is neither busy nor idle: its clock stops. */
+static int na_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct na_obs *o = hlist_entry(node, struct na_obs, hp_node);
+
+	spin_lock(&o->clock_lock);
+	na_clock_sample(o, cpu);
+	o->clock[cpu].up = false;
+	spin_unlock(&o->clock_lock);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Attach and detach                                                   */
+
+/*
+ * na_obs_attach - the CPU clocks (and their hotplug callbacks, which start
+ * every online CPU's), then the probes: free and fork, the walk over the
+ * tasks running, then the rest.  Fails if the kernel lacks a tracepoint.
  */
 int na_obs_attach(struct na_obs *o)
 {
@@ -199,44 +411,74 @@ int na_obs_attach(struct na_obs *o)
 	ret = na_obs_check();
 	if (ret)
 		return ret;
-	ret = na_tp_register(o);
-	if (ret)
-		return ret;
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "numa_advise:online",
 				      na_cpu_online, na_cpu_offline);
 	if (ret < 0)
-		goto unregister_tracepoints;
+		return ret;
 	o->hp_state = ret;
 	ret = cpuhp_state_add_instance(o->hp_state, &o->hp_node);
 	if (ret)
 		goto remove_state;
+	ret = na_tp_register(o, 0, NA_TPS_BEFORE_WALK);
+	if (ret)
+		goto remove_instance;
+	na_walk_tasks(o);
+	mutex_lock(&o->tp_lock);
+	ret = na_tp_register(o, NA_TPS_BEFORE_WALK, na_tps_attached(o));
+	o->attached = !ret;
+	mutex_unlock(&o->tp_lock);
+	if (ret)
+		goto unregister_first;
 	return 0;
 
+unregister_first:
+	na_tp_unregister(o, 0, NA_TPS_BEFORE_WALK);
+remove_instance:
+	cpuhp_state_remove_instance_nocalls(o->hp_state, &o->hp_node);
 remove_state:
 	cpuhp_remove_multi_state(o->hp_state);
-unregister_tracepoints:
-	na_tp_unregister(o, ARRAY_SIZE(na_tps));
 	return ret;
 }
 
 /* na_obs_detach - undo na_obs_attach; no probe runs once it returns */
 void na_obs_detach(struct na_obs *o)
 {
+	mutex_lock(&o->tp_lock);
+	na_tp_unregister(o, 0, na_tps_attached(o));
+	o->attached = false;
+	mutex_unlock(&o->tp_lock);
 	cpuhp_state_remove_instance_nocalls(o->hp_state, &o->hp_node);
 	cpuhp_remove_multi_state(o->hp_state);
-	na_tp_unregister(o, ARRAY_SIZE(na_tps));
 }
 
 /* ------------------------------------------------------------------ */
 /* Reset                                                               */
 
-/* na_obs_reset - zero every counter, lazily: see na_obs.gen */
+/*
+ * na_obs_reset - zero every counter: the slots' and the probe costs
+ * lazily (see na_obs.gen), the CPUs' by moving the baselines readers
+ * subtract
+ */
 void na_obs_reset(struct na_obs *o)
 {
+	int cpu;
+
 	mutex_lock(&o->reset_lock);
 	WRITE_ONCE(o->reset_clock, local_clock());
-	smp_wmb();	/* reset_clock before gen, see na_cpu_begin */
+	smp_wmb();	/* reset_clock before gen, see na_task_pending */
 	WRITE_ONCE(o->gen, o->gen + 1);
+	spin_lock(&o->clock_lock);
+	for_each_possible_cpu(cpu) {
+		struct na_cpu_sched *s = &per_cpu_ptr(o->cpus, cpu)->s;
+		struct na_cpu_clock *c = &o->clock[cpu];
+
+		na_clock_sample(o, cpu);
+		c->base_busy = c->busy;
+		c->base_idle = c->idle;
+		c->base_wait = READ_ONCE(s->wait_ns);
+		c->base_switches = READ_ONCE(s->switches);
+	}
+	spin_unlock(&o->clock_lock);
 	atomic_long_set(&o->nr_dropped, 0);
 	atomic_long_set(&o->nr_unindexed, 0);
 	mutex_unlock(&o->reset_lock);
@@ -264,127 +506,96 @@ bool na_cpu_read(struct na_obs *o, int cpu, void *dst, size_t off,
 	return gen == READ_ONCE(o->gen);
 }
 
-void na_cpu_read_sched(struct na_obs *o, int cpu, struct na_cpu_sched *s)
+/* na_cpu_totals - @cpu's busy, idle and waiting time and switches since the reset */
+void na_cpu_totals(struct na_obs *o, int cpu, struct na_cpu_totals *tot)
 {
-	if (!na_cpu_read(o, cpu, s, offsetof(struct na_cpu, s), sizeof(*s))) {
-		s->busy_ns = 0;
-		s->idle_ns = 0;
-		s->wait_ns = 0;
-		s->switches = 0;
-	}
+	const struct na_cpu_sched *s = &per_cpu_ptr(o->cpus, cpu)->s;
+	const struct na_cpu_clock *c = &o->clock[cpu];
+
+	spin_lock(&o->clock_lock);
+	na_clock_sample(o, cpu);
+	tot->busy = c->busy - c->base_busy;
+	tot->idle = c->idle - c->base_idle;
+	tot->wait = READ_ONCE(s->wait_ns) - c->base_wait;
+	tot->switches = READ_ONCE(s->switches) - c->base_switches;
+	spin_unlock(&o->clock_lock);
 }
 
-/* na_cpu_totals - add @cpu's busy, idle and waiting time up to @now */
-void na_cpu_totals(struct na_obs *o, int cpu, u64 now, u64 *busy,
-		   u64 *idle, u64 *wait)
+/* na_task_alloc - room for a copy of one slot (na_task_read()) */
+struct na_task *na_task_alloc(const struct na_obs *o)
 {
-	struct na_cpu_sched c;
-	u64 since;
-
-	na_cpu_read_sched(o, cpu, &c);
-	*busy += c.busy_ns;
-	*idle += c.idle_ns;
-	*wait += c.wait_ns;
-	/* The run in progress on this CPU, not charged yet. */
-	since = na_since(o, c.last);
-	if (c.last && !c.offline && cpu_online(cpu) && now > since) {
-		if (c.curr_key)
-			*busy += now - since;
-		else
-			*idle += now - since;
-	}
+	return kzalloc(o->stride, GFP_KERNEL);
 }
 
-/* na_task_read - consistent copy of slot @s into @out; false if it is free */
+/*
+ * na_task_find - the live task a slot copy describes, or NULL if it is
+ * gone (or going: unhashed, its free event still to come).  Under
+ * rcu_read_lock().  A thread that exec()s takes its leader's pid, hence
+ * the second look.
+ */
+static struct task_struct *na_task_find(const struct na_task *t)
+{
+	struct task_struct *p;
+
+	p = pid_task(find_pid_ns(t->pid, &init_pid_ns), PIDTYPE_PID);
+	if (p == (void *)t->key)
+		return p;
+	p = pid_task(find_pid_ns(t->tgid, &init_pid_ns), PIDTYPE_PID);
+	return p == (void *)t->key ? p : NULL;
+}
+
+/*
+ * na_task_read - consistent copy of slot @s into @out, with what its task
+ * ran and waited since it was last charged added, and its name, flags and
+ * CPU count as they are now; false if the slot is free or its task gone.
+ *
+ * The task's counters are read inside the slot's read section: a charge
+ * that moves the slot's bases while they are read makes it retry.
+ */
 bool na_task_read(struct na_obs *o, u32 s, struct na_task *out)
 {
 	struct na_task *t = na_slot(o, s);
+	u32 gen = READ_ONCE(o->gen);
+	struct task_struct *p;
+	u64 run = 0, delay = 0, ran, waited;
 	unsigned int seq;
+	int cpu = 0;
 
+	rcu_read_lock();
 	do {
 		seq = read_seqcount_begin(&t->seq);
 		memcpy(out, t, o->stride);
+		p = out->key ? na_task_find(out) : NULL;
+		if (p) {
+			/* written by its CPU as it runs: a racy read by design */
+			run = data_race(READ_ONCE(p->se.sum_exec_runtime));
+			/* and as it arrives on a CPU: the same */
+			delay = data_race(READ_ONCE(p->sched_info.run_delay));
+			cpu = task_cpu(p);
+		}
 	} while (read_seqcount_retry(&t->seq, seq));
-
-	if (!out->key)
+	if (!p) {
+		rcu_read_unlock();
 		return false;
-	if (out->gen != READ_ONCE(o->gen)) {
+	}
+	out->pid = p->pid;
+	out->tgid = p->tgid;
+	/* renamed under task_lock(), which a reader need not take */
+	data_race(memcpy(out->comm, p->comm, TASK_COMM_LEN));
+	out->pflags = READ_ONCE(p->flags);
+	out->nr_cpus_allowed = READ_ONCE(p->nr_cpus_allowed);
+	rcu_read_unlock();
+
+	na_task_pending(o, out, gen, local_clock(), run, delay, &ran, &waited);
+	if (out->gen != gen) {
 		out->migrations = 0;
 		out->xnode_migrations = 0;
 		out->wait_ns = 0;
 		memset(out->node_ns, 0, nr_node_ids * sizeof(out->node_ns[0]));
 	}
+	out->node_ns[per_cpu_ptr(o->cpus, cpu)->node] += ran;
+	out->wait_ns += waited;
 	return true;
-}
-
-int na_tasks_iter_alloc(struct na_obs *o, struct na_tasks_iter *it)
-{
-	it->run = kcalloc(nr_cpu_ids, sizeof(*it->run), GFP_KERNEL);
-	it->snap = kzalloc(o->stride, GFP_KERNEL);
-	if (!it->run || !it->snap) {
-		na_tasks_iter_free(it);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void na_tasks_iter_free(struct na_tasks_iter *it)
-{
-	kfree(it->run);
-	kfree(it->snap);
-	it->run = NULL;
-	it->snap = NULL;
-}
-
-static int na_run_cmp(const void *a, const void *b)
-{
-	const struct na_run *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-/* na_tasks_snapshot - what every CPU runs now, and since when */
-void na_tasks_snapshot(struct na_obs *o, struct na_tasks_iter *it)
-{
-	struct na_cpu_sched c;
-	unsigned int i, n = 0;
-	int cpu;
-
-	for_each_online_cpu(cpu) {
-		na_cpu_read_sched(o, cpu, &c);
-		if (!c.curr_key || !c.last || c.offline)
-			continue;
-		it->run[n].key = c.curr_key;
-		it->run[n].since = na_since(o, c.last);
-		it->run[n].node = per_cpu_ptr(o->cpus, cpu)->node;
-		n++;
-	}
-	it->now = local_clock();
-	/*
-	 * A task that moved while the CPUs were read shows twice: the later
-	 * run is the one in progress.
-	 */
-	sort(it->run, n, sizeof(*it->run), na_run_cmp, NULL);
-	it->nr_run = 0;
-	for (i = 0; i < n; i++) {
-		if (it->nr_run && it->run[it->nr_run - 1].key == it->run[i].key) {
-			if (it->run[i].since > it->run[it->nr_run - 1].since)
-				it->run[it->nr_run - 1] = it->run[i];
-			continue;
-		}
-		it->run[it->nr_run++] = it->run[i];
-	}
-}
-
-/* na_task_add_run - charge @t's run in progress, from @it's snapshot */
-void na_task_add_run(const struct na_tasks_iter *it, struct na_task *t)
-{
-	struct na_run *run, key;
-
-	key.key = t->key;
-	run = bsearch(&key, it->run, it->nr_run, sizeof(*run), na_run_cmp);
-	if (run && t->last_out <= run->since && it->now > run->since)
-		t->node_ns[run->node] += it->now - run->since;
 }
 
 /* ------------------------------------------------------------------ */

@@ -9,6 +9,11 @@
  * lock-free index (na_index.h), each slot is written only by its own
  * task's event stream, and per-CPU state only by its CPU.  Each probe gets
  * the module's struct na_obs as its tracepoint data.
+ *
+ * The context switch, the hottest path of all, does no per-task work:
+ * sched_switch counts the switch and the time the outgoing task waited
+ * before it ran, for its CPU alone.  A task's runtime is charged to a node when it
+ * migrates away from it (see struct na_task).
  */
 #include <linux/bitops.h>
 #include <linux/percpu.h>
@@ -30,19 +35,48 @@ static void na_task_zero(struct na_task *t, u32 gen)
 	memset(t->node_ns, 0, nr_node_ids * sizeof(t->node_ns[0]));
 }
 
-/* na_task_refresh - name and ids may change (exec, prctl): keep them current */
-static void na_task_refresh(struct na_task *t, struct task_struct *p)
+/*
+ * na_task_pending - what @t's task ran (@ran) and waited (@waited) since
+ * the slot last charged it, from the task's @run (sum_exec_runtime) and
+ * @delay (run_delay) now.  Counters of an older generation than @gen are
+ * about to count from zero: what is pending then is charged no further
+ * back than the reset.
+ */
+void na_task_pending(const struct na_obs *o, const struct na_task *t,
+		     u32 gen, u64 now, u64 run, u64 delay, u64 *ran,
+		     u64 *waited)
 {
-	t->pid = p->pid;
-	t->tgid = p->tgid;
-	/*
-	 * A write to /proc/PID/comm renames a task from outside, under its
-	 * task_lock(), which a probe cannot take: a name torn by it shows
-	 * until the task's next event.
-	 */
-	data_race(memcpy(t->comm, p->comm, TASK_COMM_LEN));
-	t->pflags = p->flags;
-	t->nr_cpus_allowed = p->nr_cpus_allowed;
+	*ran = run > t->run_base ? run - t->run_base : 0;
+	*waited = delay > t->delay_base ? delay - t->delay_base : 0;
+	if (unlikely(t->gen != gen)) {
+		u64 cap;
+
+		smp_rmb();	/* gen before reset_clock, see na_obs_reset */
+		cap = na_since_reset(o, now);
+
+		*ran = min(*ran, cap);
+		*waited = min(*waited, cap);
+	}
+}
+
+/*
+ * na_task_charge - charge @p's runtime since the last charge to @node, the
+ * node it is leaving, and its waiting since to itself.  @p is off any CPU
+ * (a running task is never migrated), so the kernel's counts are exact.
+ */
+static void na_task_charge(struct na_obs *o, struct na_task *t,
+			   struct task_struct *p, u32 gen, int node)
+{
+	u64 run = p->se.sum_exec_runtime, delay = p->sched_info.run_delay;
+	u64 ran, waited;
+
+	na_task_pending(o, t, gen, local_clock(), run, delay, &ran, &waited);
+	if (unlikely(t->gen != gen))
+		na_task_zero(t, gen);
+	t->node_ns[node] += ran;
+	t->wait_ns += waited;
+	t->run_base = run;
+	t->delay_base = delay;
 }
 
 static u32 na_slot_alloc(struct na_obs *o, struct na_cpu *pc)
@@ -76,14 +110,16 @@ static struct na_task *na_slot_init(struct na_obs *o, u32 s,
 
 	write_seqcount_begin(&t->seq);
 	t->key = (unsigned long)p;
-	/* Not charged for anything before now, if the address was reused. */
+	t->pid = p->pid;
+	t->tgid = p->tgid;
+	/* Nothing before now is charged, if the address was reused. */
 	t->born = now;
-	t->last_out = now;
-	t->wait_since = 0;
-	t->wait_cpu = -1;
+	/* at load (na_walk_tasks()) the task may be running elsewhere */
+	t->run_base = data_race(READ_ONCE(p->se.sum_exec_runtime));
+	/* and arriving on a CPU */
+	t->delay_base = data_race(READ_ONCE(p->sched_info.run_delay));
 	t->inherit[0] = 0;
 	t->inherit[1] = 0;
-	na_task_refresh(t, p);
 	na_task_zero(t, gen);
 	write_seqcount_end(&t->seq);
 	return t;
@@ -106,28 +142,22 @@ static void na_slot_free(struct na_obs *o, u32 s)
  *
  * Returns NULL when the cap is reached: the task then waits, counted in
  * nr_waiting, and gets a slot at a later event once another task has
- * freed one.  Must be called from @p's own event stream.
+ * freed one.  Must be called from @p's own event stream, or at load
+ * before that stream's probes are attached.  The counters may be of an
+ * older generation: whoever writes them first checks (na_task_charge()).
  */
 static struct na_task *na_task_get(struct na_obs *o, struct na_cpu *pc,
 				   struct task_struct *p, u32 gen, u64 now)
 {
 	unsigned long key = (unsigned long)p;
 	struct na_ient *e;
-	struct na_task *t;
 	u32 s;
 
 	e = na_index_find(&o->idx, key);
 	if (likely(e)) {
 		s = READ_ONCE(e->slot);
-		if (likely(s != NA_SLOT_NONE)) {
-			t = na_slot(o, s);
-			if (unlikely(t->gen != gen)) {
-				write_seqcount_begin(&t->seq);
-				na_task_zero(t, gen);
-				write_seqcount_end(&t->seq);
-			}
-			return t;
-		}
+		if (likely(s != NA_SLOT_NONE))
+			return na_slot(o, s);
 		/* Waiting for a slot: try again only if one may be free. */
 		if (atomic_read(&o->nr_tracked) >= o->max_tasks)
 			return NULL;
@@ -158,8 +188,8 @@ static struct na_task *na_task_get(struct na_obs *o, struct na_cpu *pc,
 /* Per-CPU state                                                       */
 
 /*
- * na_cpu_begin - open this CPU's write section; zero its counters first if a
- * reset happened since it last wrote
+ * na_cpu_begin - open this CPU's write section; zero its probe costs first
+ * if a reset happened since it last wrote
  */
 static struct na_cpu *na_cpu_begin(struct na_obs *o, u32 gen)
 {
@@ -167,14 +197,7 @@ static struct na_cpu *na_cpu_begin(struct na_obs *o, u32 gen)
 
 	write_seqcount_begin(&pc->seq);
 	if (unlikely(pc->gen != gen)) {
-		smp_rmb();	/* gen before reset_clock, see na_obs_reset */
-		if (pc->s.last)
-			pc->s.last = na_since(o, pc->s.last);
 		pc->gen = gen;
-		pc->s.busy_ns = 0;
-		pc->s.idle_ns = 0;
-		pc->s.wait_ns = 0;
-		pc->s.switches = 0;
 		memset(pc->cost, 0, sizeof(pc->cost));
 	}
 	return pc;
@@ -186,6 +209,19 @@ static bool na_cpu_timed(const struct na_cpu *pc, enum na_probe_id id)
 	return !(pc->cost[id].calls & (NA_TIME_EVERY - 1));
 }
 
+/* na_cost_add - account one timed call of probe @id, begun at @t0 */
+static void na_cost_add(struct na_cpu *pc, enum na_probe_id id, u64 t0)
+{
+	struct na_probe_cost *c = &pc->cost[id];
+	u64 d = local_clock() - t0;
+
+	c->timed++;
+	c->sum_ns += d;
+	if (d > c->max_ns)
+		c->max_ns = d;
+	c->hist[na_hist_bucket(d)]++;
+}
+
 /*
  * na_cpu_end - count the call, account the probe's own cost since @t0 if
  * it is timed (@t0 not 0), and close the write section.  The bookkeeping
@@ -193,99 +229,62 @@ static bool na_cpu_timed(const struct na_cpu *pc, enum na_probe_id id)
  */
 static void na_cpu_end(struct na_cpu *pc, enum na_probe_id id, u64 t0)
 {
-	struct na_probe_cost *c = &pc->cost[id];
-	u64 d;
-
-	c->calls++;
-	if (t0) {
-		d = local_clock() - t0;
-		c->timed++;
-		c->sum_ns += d;
-		if (d > c->max_ns)
-			c->max_ns = d;
-		c->hist[na_hist_bucket(d)]++;
-	}
+	pc->cost[id].calls++;
+	if (t0)
+		na_cost_add(pc, id, t0);
 	write_seqcount_end(&pc->seq);
 }
 
 /* ------------------------------------------------------------------ */
 /* The probes                                                          */
 
+/*
+ * na_switch_count - the whole of what a context switch costs us: the task
+ * leaving ran here, and before that waited (its run_delay grew when it
+ * arrived, after the tracepoint that switched it in), so its wait is
+ * this CPU's; the task arriving is remembered with its run_delay so far.
+ * A CPU that has not seen @prev arrive (at load, or after lean mode)
+ * charges nothing for it.
+ */
+static __always_inline void na_switch_count(struct na_cpu_sched *s,
+					    struct task_struct *prev,
+					    struct task_struct *next)
+{
+	if (s->curr == prev)
+		WRITE_ONCE(s->wait_ns, s->wait_ns + prev->sched_info.run_delay -
+				       s->curr_delay);
+	s->curr = next;
+	s->curr_delay = next->sched_info.run_delay;
+}
+
+/*
+ * na_switch_timed - one switch in NA_SWITCH_TIME_EVERY: the same work,
+ * timed.  Out of line, so the untimed path stays a few instructions.
+ */
+static noinline void na_switch_timed(struct na_obs *o, struct na_cpu *pc,
+				     struct task_struct *prev,
+				     struct task_struct *next)
+{
+	u64 t0 = local_clock();
+
+	pc = na_cpu_begin(o, READ_ONCE(o->gen));
+	na_switch_count(&pc->s, prev, next);
+	na_cost_add(pc, NA_PROBE_SWITCH, t0);
+	write_seqcount_end(&pc->seq);
+}
+
 void na_probe_switch(void *data, bool preempt, struct task_struct *prev,
 		     struct task_struct *next, unsigned int prev_state)
 {
 	struct na_obs *o = data;
-	u64 now = local_clock();
-	u32 gen = READ_ONCE(o->gen);
-	struct na_cpu *pc = na_cpu_begin(o, gen);
-	u64 delta = 0;
+	struct na_cpu *pc = this_cpu_ptr(o->cpus);
+	u64 n = pc->s.switches + 1;
 
-	lockdep_assert_irqs_disabled();
-
-	/*
-	 * Nothing is charged for a run that started before we could see it,
-	 * nor for a CPU on its way offline.
-	 */
-	if (pc->s.last && now > pc->s.last && !pc->s.offline)
-		delta = now - pc->s.last;
-	pc->s.switches++;
-
-	if (is_idle_task(prev)) {
-		pc->s.idle_ns += delta;
-	} else {
-		struct na_task *t;
-
-		pc->s.busy_ns += delta;
-		/* The task switched in here last time: its slot is cached. */
-		t = pc->s.curr_key == (unsigned long)prev ? pc->s.curr : NULL;
-		if (!t)
-			t = na_task_get(o, pc, prev, gen, now);
-		if (t) {
-			write_seqcount_begin(&t->seq);
-			if (unlikely(t->gen != gen))
-				na_task_zero(t, gen);
-			t->node_ns[pc->node] += delta;
-			t->last_out = now;
-			/* Still runnable: it waits from now (runnable pressure). */
-			t->wait_since = preempt || !prev_state ? now : 0;
-			t->wait_cpu = smp_processor_id();
-			na_task_refresh(t, prev);
-			write_seqcount_end(&t->seq);
-		}
-	}
-
-	if (is_idle_task(next)) {
-		pc->s.curr_key = 0;
-		pc->s.curr = NULL;
-	} else {
-		struct na_task *t = na_task_get(o, pc, next, gen, now);
-
-		if (t && t->wait_since) {
-			u64 since = na_since(o, t->wait_since);
-
-			write_seqcount_begin(&t->seq);
-			if (unlikely(t->gen != gen))
-				na_task_zero(t, gen);
-			if (now > since) {
-				/*
-				 * The node it waited on is pressed, not the one
-				 * that took it: a task pulled across nodes is
-				 * charged to itself only.
-				 */
-				if (t->wait_cpu >= 0 &&
-				    cpu_to_node(t->wait_cpu) == pc->node)
-					pc->s.wait_ns += now - since;
-				t->wait_ns += now - since;
-			}
-			t->wait_since = 0;
-			write_seqcount_end(&t->seq);
-		}
-		pc->s.curr_key = (unsigned long)next;
-		pc->s.curr = t;
-	}
-	pc->s.last = now;
-	na_cpu_end(pc, NA_PROBE_SWITCH,
-		   na_cpu_timed(pc, NA_PROBE_SWITCH) ? now : 0);
+	WRITE_ONCE(pc->s.switches, n);
+	if (unlikely(!(n & (NA_SWITCH_TIME_EVERY - 1))))
+		na_switch_timed(o, pc, prev, next);
+	else
+		na_switch_count(&pc->s, prev, next);
 }
 
 void na_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
@@ -294,19 +293,23 @@ void na_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 	u32 gen = READ_ONCE(o->gen);
 	struct na_cpu *pc = na_cpu_begin(o, gen);
 	u64 t0 = na_cpu_timed(pc, NA_PROBE_MIGRATE) ? local_clock() : 0;
+	int from = task_cpu(p);
 	struct na_task *t;
 
 	lockdep_assert_irqs_disabled();
 
 	/* It fires before p's CPU changes, also when it does not change. */
-	if (task_cpu(p) != dest_cpu)
+	if (from != dest_cpu)
 		t = na_task_get(o, pc, p, gen, t0 ?: local_clock());
 	else
 		t = NULL;
 	if (t) {
+		int node = per_cpu_ptr(o->cpus, from)->node;
+
 		write_seqcount_begin(&t->seq);
+		na_task_charge(o, t, p, gen, node);
 		t->migrations++;
-		if (cpu_to_node(task_cpu(p)) != cpu_to_node(dest_cpu))
+		if (node != per_cpu_ptr(o->cpus, dest_cpu)->node)
 			t->xnode_migrations++;
 		write_seqcount_end(&t->seq);
 	}
@@ -347,7 +350,7 @@ void na_probe_free(void *data, struct task_struct *p)
  * sched_process_fork fires in the parent, before the child can run, with
  * interrupts on.  A child copies its parent's CPU mask: if we narrowed the
  * parent, the child carries our mask too, so it is marked for the engine
- * to adopt (and restore).  Its slot is made now, as its first event.  Both
+ * to adopt (and restore).  Both
  * the parent's current and previous placements are passed on: a fork that
  * races a move copies one or the other.
  */
@@ -357,6 +360,7 @@ void na_probe_fork(void *data, struct task_struct *parent,
 	struct na_obs *o = data;
 	u64 nodes[2] = { 0, 0 };
 	unsigned long flags;
+	struct na_task *t;
 	struct na_ient *e;
 	struct na_cpu *pc;
 	u32 gen;
@@ -389,44 +393,34 @@ void na_probe_fork(void *data, struct task_struct *parent,
 			}
 		}
 	}
-	if (nodes[0] || nodes[1]) {
-		struct na_task *t = na_task_get(o, pc, child, gen,
-						t0 ?: local_clock());
-
-		if (t) {
-			write_seqcount_begin(&t->seq);
-			t->inherit[0] = nodes[0];
-			t->inherit[1] = nodes[1];
-			write_seqcount_end(&t->seq);
-		} else {
-			atomic_long_inc(&o->nr_lost_inherit);
-		}
+	/*
+	 * The child's slot now, its first event, while it cannot run: it
+	 * may never migrate, and its runtime is charged from its slot.
+	 */
+	t = na_task_get(o, pc, child, gen, t0 ?: local_clock());
+	if (t && (nodes[0] || nodes[1])) {
+		write_seqcount_begin(&t->seq);
+		t->inherit[0] = nodes[0];
+		t->inherit[1] = nodes[1];
+		write_seqcount_end(&t->seq);
+	} else if (nodes[0] || nodes[1]) {
+		atomic_long_inc(&o->nr_lost_inherit);
 	}
 	na_cpu_end(pc, NA_PROBE_FORK, t0);
 	local_irq_restore(flags);
 }
 
 /*
- * na_cpu_hotplug - mark @cpu up or going down.  AP hotplug callbacks run
- * on the CPU concerned; with interrupts off no probe can interleave, so
- * the per-CPU state keeps its single writer.
+ * na_task_seen - give @p, found running at load, its slot (see
+ * na_walk_tasks()): called before @p's own migrate events can reach a
+ * probe, so the slot still has one writer at a time.
  */
-void na_cpu_hotplug(struct na_obs *o, unsigned int cpu, bool offline)
+void na_task_seen(struct na_obs *o, struct task_struct *p)
 {
 	unsigned long flags;
-	struct na_cpu *pc;
 
 	local_irq_save(flags);
-	WARN_ON_ONCE(smp_processor_id() != cpu);
-	pc = this_cpu_ptr(o->cpus);
-	write_seqcount_begin(&pc->seq);
-	/*
-	 * Coming up, time counts from now, not from before it went down; at
-	 * load, from now unless a switch has already been seen here.
-	 */
-	if (!offline && (pc->s.offline || !pc->s.last))
-		pc->s.last = local_clock();
-	pc->s.offline = offline;
-	write_seqcount_end(&pc->seq);
+	na_task_get(o, this_cpu_ptr(o->cpus), p, READ_ONCE(o->gen),
+		    local_clock());
 	local_irq_restore(flags);
 }

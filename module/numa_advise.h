@@ -27,6 +27,7 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/seqlock.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include "na_names.h"
@@ -48,70 +49,110 @@ extern const char *const na_rule_kinds[NA_NR_RULE_KINDS];
 /*
  * One task's statistics, in a slot reserved at load.
  *
- * Writers: the task's own event stream only - its switch-out, its
- * migrations, and finally its free - which the scheduler serialises (see
- * na_index.h), each with interrupts off, inside write_seqcount_begin/end
- * on @seq.  Readers copy the slot under read_seqcount_retry().
+ * The kernel already keeps a task's runtime (p->se.sum_exec_runtime) and
+ * the time it waited for a CPU (p->sched_info.run_delay), exact whenever
+ * the task is off a CPU.  A task's time is therefore charged to a node
+ * only when it leaves the node - at sched_migrate_task, which fires
+ * before the task's CPU changes and never for a running task - and the
+ * part since then is added by whoever reads the slot (na_task_read()):
+ * nothing per task happens in a context switch.
+ *
+ * Writers: the task's own event stream only - its migrations, its fork
+ * (the child's slot), finally its free - which the scheduler serialises
+ * (see na_index.h), each with interrupts off, inside
+ * write_seqcount_begin/end on @seq; and, at load, the walk over the tasks
+ * already running (na_walk_tasks()), before any probe but fork's and
+ * free's is attached.  Readers copy the slot under read_seqcount_retry().
  */
 struct na_task {
 	seqcount_t seq;
 	u32 gen;		/* na_obs.gen the counters belong to */
 	unsigned long key;	/* owner task's address; 0 while the slot is free */
-	pid_t pid;
-	pid_t tgid;
-	char comm[TASK_COMM_LEN];
-	unsigned int pflags;	/* task->flags at the last refresh */
-	int nr_cpus_allowed;	/* and how many CPUs it was allowed */
-	u64 inherit[2];		/* its placed parent's nodes, see na_probe_fork */
+	pid_t pid;		/* its ids when it got the slot: to find it again */
+	pid_t tgid;		/* (see na_task_find()) */
 	u64 born;		/* local_clock() when this owner got the slot */
-	u64 last_out;		/* local_clock() of the last charge */
-	u64 wait_since;		/* switched out still runnable; 0: not */
-	int wait_cpu;		/* and where */
+	u64 run_base;		/* p->se.sum_exec_runtime charged up to */
+	u64 delay_base;		/* p->sched_info.run_delay charged up to */
+	u64 inherit[2];		/* its placed parent's nodes, see na_probe_fork */
 	u64 migrations;
 	u64 xnode_migrations;
 	u64 wait_ns;		/* runnable, waiting for a CPU */
+	/*
+	 * Not kept in the slot: na_task_read() fills these in from the live
+	 * task, in the reader's copy.
+	 */
+	char comm[TASK_COMM_LEN];
+	unsigned int pflags;	/* task->flags */
+	int nr_cpus_allowed;	/* and how many CPUs it may run on */
 	u64 node_ns[];		/* nr_node_ids entries: on-CPU time per node */
 };
 
 /*
- * A probe times itself on one call in NA_TIME_EVERY: the second clock read
- * and the histogram update on every call were a sixth of the instructions
- * the module adds to a context switch (bench/: insn_phases).  The calls
- * are all counted; the times are a regular sample of them.
+ * The probes other than sched_switch time themselves on one call in
+ * NA_TIME_EVERY, and sched_switch on one in NA_SWITCH_TIME_EVERY: the
+ * second clock read and the histogram update on every call were a sixth
+ * of the instructions the module added to a context switch (bench/:
+ * insn_phases).  The calls are all counted; the times are a regular
+ * sample of them.
  */
-#define NA_TIME_EVERY	16
+#define NA_TIME_EVERY		16
+#define NA_SWITCH_TIME_EVERY	256
 
 struct na_probe_cost {
-	u64 calls;
+	u64 calls;		/* sched_switch's: na_cpu_sched.switches */
 	u64 timed;		/* of @calls, those timed in @sum_ns and @hist */
 	u64 sum_ns;
 	u64 max_ns;
 	u64 hist[NA_HIST_BUCKETS];
 };
 
+/*
+ * What the switch probe keeps: no per-task work, a CPU's own counters.
+ * Written by this CPU's switch probe alone (runqueue lock held,
+ * interrupts off); @wait_ns and @switches are read by others with
+ * READ_ONCE().
+ */
 struct na_cpu_sched {
-	bool offline;		/* going down: its idle time is not idle */
-	u64 last;		/* local_clock() of the last switch here; 0: none */
-	unsigned long curr_key;	/* task switched in at @last; 0: idle */
-	struct na_task *curr;	/* its slot, NULL if it has none */
-	u64 busy_ns;
-	u64 idle_ns;
-	u64 wait_ns;		/* runnable tasks waited, preempted here */
+	struct task_struct *curr;	/* switched in last; NULL: not seen */
+	u64 curr_delay;		/* its sched_info.run_delay then */
+	u64 wait_ns;		/* how long the tasks that ran here waited */
 	u64 switches;
 };
 
 /*
- * Per-CPU state: written only by this CPU's probes (and its hotplug
- * callback), with interrupts off, so no two writers ever meet; @seq lets
- * readers take consistent copies.
+ * Per-CPU state.  @s is the switch probe's, see above.  The rest is
+ * written only by this CPU's probes with interrupts off, so no two
+ * writers ever meet; @seq lets readers take consistent copies of @gen
+ * and @cost.
  */
 struct na_cpu {
+	struct na_cpu_sched s;
 	seqcount_t seq;
-	u32 gen;		/* na_obs.gen the counters belong to */
+	u32 gen;		/* na_obs.gen @cost belongs to */
 	int node;		/* cpu_to_node(), fixed at load */
 	unsigned int slot_hint;	/* where to look for a free slot next */
-	struct na_cpu_sched s;
 	struct na_probe_cost cost[NA_NR_PROBES];
+};
+
+/*
+ * A CPU's busy and idle time, from the kernel's own idle accounting
+ * (get_cpu_idle_time_us(), as /proc/stat reads it), sampled by readers
+ * and by the CPU hotplug callbacks under na_obs.clock_lock.  An offline
+ * CPU is neither busy nor idle: its clock starts again from the
+ * kernel's count when it comes back.
+ */
+struct na_cpu_clock {
+	bool up;		/* online, counting since @at */
+	u64 at;			/* ktime_get_ns() of the last sample */
+	u64 idle_mark;		/* kernel's idle + iowait ns then */
+	u64 busy, idle;		/* ns counted while up */
+	/* at the last reset (na_obs_reset): what readers subtract */
+	u64 base_busy, base_idle, base_wait, base_switches;
+};
+
+/* A CPU's totals since the last reset: na_cpu_totals() */
+struct na_cpu_totals {
+	u64 busy, idle, wait, switches;
 };
 
 /*
@@ -176,6 +217,19 @@ struct na_obs {
 	 * run that began before the reset is charged from here.
 	 */
 	u64 reset_clock;
+	/* nr_cpu_ids, under @clock_lock: see struct na_cpu_clock */
+	struct na_cpu_clock *clock;
+	spinlock_t clock_lock;
+	/*
+	 * Lean mode: the switch probe detached, so no context switch runs
+	 * any of our code; a CPU's waiting time and switch count then stand
+	 * still (its busy and idle time do not depend on it).  Written under
+	 * @tp_lock, which also orders the attaching and detaching of the
+	 * probes; read with READ_ONCE().
+	 */
+	bool lean;
+	bool attached;		/* under @tp_lock: the probes are on */
+	struct mutex tp_lock;
 	enum cpuhp_state hp_state;	/* CPU hotplug: our dynamic state */
 	struct hlist_node hp_node;	/* and our instance of it */
 	size_t mem_bytes;		/* reserved at load, for `status` */
@@ -203,10 +257,16 @@ static inline unsigned long na_next_slot(const struct na_obs *o,
 	for ((s) = na_next_slot(o, 0); (s) < (o)->max_tasks;		\
 	     (s) = na_next_slot(o, (s) + 1))
 
-/* na_since - when to charge a run that began at @last from */
-static inline u64 na_since(const struct na_obs *o, u64 last)
+/*
+ * na_since_reset - how long ago the last reset was: the most a slot whose
+ * counters predate it may be charged for since (not exact: a slot's
+ * runtime is charged when the task leaves a node, not as it runs)
+ */
+static inline u64 na_since_reset(const struct na_obs *o, u64 now)
 {
-	return max(last, READ_ONCE(o->reset_clock));
+	u64 at = READ_ONCE(o->reset_clock);
+
+	return now > at ? now - at : 0;
 }
 
 /* na_probes.c */
@@ -216,24 +276,10 @@ void na_probe_migrate(void *data, struct task_struct *p, int dest_cpu);
 void na_probe_free(void *data, struct task_struct *p);
 void na_probe_fork(void *data, struct task_struct *parent,
 		   struct task_struct *child);
-void na_cpu_hotplug(struct na_obs *o, unsigned int cpu, bool offline);
-
-/*
- * A task that is on a CPU right now has not been charged for the current
- * run yet; readers add it, from a snapshot of what every CPU runs.
- */
-struct na_run {
-	unsigned long key;
-	u64 since;
-	int node;
-};
-
-struct na_tasks_iter {
-	u64 now;
-	unsigned int nr_run;
-	struct na_run *run;	/* nr_cpu_ids, sorted by key */
-	struct na_task *snap;	/* na_obs.stride bytes */
-};
+void na_task_seen(struct na_obs *o, struct task_struct *p);
+void na_task_pending(const struct na_obs *o, const struct na_task *t,
+		     u32 gen, u64 now, u64 run, u64 delay, u64 *ran,
+		     u64 *waited);
 
 /* na_obs.c */
 int na_obs_check(void);
@@ -241,17 +287,13 @@ int na_obs_alloc(struct na_obs *o, unsigned int max_tasks);
 void na_obs_free(struct na_obs *o);
 int na_obs_attach(struct na_obs *o);
 void na_obs_detach(struct na_obs *o);
+int na_obs_set_lean(struct na_obs *o, bool lean);
 void na_obs_reset(struct na_obs *o);
 bool na_cpu_read(struct na_obs *o, int cpu, void *dst, size_t off,
 		 size_t len);
-void na_cpu_read_sched(struct na_obs *o, int cpu, struct na_cpu_sched *s);
-void na_cpu_totals(struct na_obs *o, int cpu, u64 now, u64 *busy,
-		   u64 *idle, u64 *wait);
+void na_cpu_totals(struct na_obs *o, int cpu, struct na_cpu_totals *tot);
+struct na_task *na_task_alloc(const struct na_obs *o);
 bool na_task_read(struct na_obs *o, u32 s, struct na_task *out);
-int na_tasks_iter_alloc(struct na_obs *o, struct na_tasks_iter *it);
-void na_tasks_iter_free(struct na_tasks_iter *it);
-void na_tasks_snapshot(struct na_obs *o, struct na_tasks_iter *it);
-void na_task_add_run(const struct na_tasks_iter *it, struct na_task *t);
 void na_pub_set(struct na_pub *p, const struct na_pub_val *v);
 void na_pub_read(const struct na_pub *p, struct na_pub_val *v);
 
@@ -376,10 +418,11 @@ struct na_engine {
 	struct na_unit *units;
 	u32 *scores;			/* nr_node_ids per unit */
 	u64 *node_scratch;		/* nr_node_ids */
+	u64 *round_wait;		/* nr_node_ids: lean mode's node wait */
 	u32 *cap;			/* nr_node_ids */
 	s32 *room;			/* nr_node_ids */
 	enum na_class *cls;		/* nr_node_ids */
-	struct na_tasks_iter it;
+	struct na_task *snap;		/* a slot's copy: na_task_alloc() */
 	cpumask_var_t mask_tmp;
 
 	struct na_scope scope;

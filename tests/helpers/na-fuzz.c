@@ -85,6 +85,7 @@ static struct setting settings[] = {
 	PARAM_UINT("gain_pm", 0, 10000),
 	PARAM_UINT("margin_pm", 0, 500),
 	PARAM_UINT("imbalance_pct", 100, 200),
+	PARAM_UINT("lean", 0, 1),
 	/* 0444: never writable */
 	{ .path = PAR "max_tasks", .kind = TABLE, .sysfs = true },
 };

@@ -40,11 +40,11 @@ the reset case.
     "missing-tp": ("""tests/run.sh: a build that asks for a tracepoint the kernel lacks, for the
 guest case that shows the load refused.
 """, [
-        ("na_obs.c", """	{ "sched_switch", na_probe_switch },
-};""", """	{ "sched_switch", na_probe_switch },
+        ("na_obs.c", """	{ "sched_migrate_task", na_probe_migrate },
+""", """	{ "sched_migrate_task", na_probe_migrate },
 	/* test build: a tracepoint no kernel has refuses the load */
 	{ "numa_advise_test_missing", na_probe_free },
-};"""),
+"""),
     ]),
     "leak": ("""tests/run.sh: a build that loses one allocation at load (in na_test_leak,
 the name the kmemleak_caught case looks for), on a kernel with kmemleak,
