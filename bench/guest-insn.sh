@@ -11,9 +11,10 @@
 #            syscall) and of __schedule, for the plugin's command line
 #   count    under the insn_phases plugin: ROUNDS rounds of the pipe,
 #            messaging and hackbench benchmarks in each CONFIG (default:
-#            absent, empty, none, enforce): the module absent, its build
-#            with empty probes (the tracepoints' own calls), loaded with
-#            policy none, and with distance + enforce; nopsi is the module
+#            absent, empty, none, lean, enforce): the module absent, its
+#            build with empty probes (the tracepoints' own calls), loaded
+#            with policy none, the same in lean mode (no switch probe), and
+#            with distance + enforce; nopsi is the module
 #            absent too, in a guest booted psi=0.  Each at two lengths;
 #            each benchmark run is one phase, ended by `hostname`.  Prints
 #            "DATA insn-phase N BENCH LOOPS CONFIG ROUND", N counted from
@@ -33,7 +34,7 @@ fi
 ROUNDS=$3
 BASE=${5:-0}
 configs=("${@:6}")
-[ ${#configs[@]} -gt 0 ] || configs=(absent empty none enforce)
+[ ${#configs[@]} -gt 0 ] || configs=(absent empty none lean enforce)
 KO_EMPTY=$B/numa_advise-empty-$NA_KVER.ko
 if [ "$(sym __x64_sys_sethostname)" != "$4" ]; then
 	echo "guest-insn: the marker moved: $(sym __x64_sys_sethostname), not $4"
@@ -75,6 +76,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 		case $c in
 		empty) insmod "$KO_EMPTY" ;;
 		none) insmod "$KO" policy=none ;;
+		lean) insmod "$KO" policy=none lean=1 ;;
 		enforce) insmod "$KO" policy=distance mode=enforce ;;
 		esac
 		for b in "${BENCHES[@]}"; do

@@ -5,18 +5,24 @@
  * usage: probe_native TASKS EVENTS REPEATS
  *
  * The host cannot load the module, so this replays what the probe does for
- * one context switch, in user space and with the module's own index and
- * histogram code (module/na_index.h, na_hist.h, compiled through
- * tests/unit/kcompat.h): two clock reads, the per-CPU write section, the
- * outgoing task's slot (cached) charged and refreshed, the incoming task
- * found in the index among TASKS live ones (picked at random, so a large
- * table misses the caches as the kernel's would), the probe's own cost
- * put in its histogram.  The clock is the TSC read as the kernel's
- * local_clock() reads it (ordered rdtsc, scaled to ns by multiply and
- * shift).  What it leaves out: the tracepoint's call into the probe.  It is
- * a replica, timed natively, not the probe.
+ * one context switch, in user space: the switch count, and the incoming
+ * task's run_delay read and the outgoing one's charged to the CPU, with
+ * one switch in NA_SWITCH_TIME_EVERY timed into the module's own histogram
+ * (module/na_hist.h, compiled through tests/unit/kcompat.h).  TASKS live
+ * tasks, 9 KiB apart as task_structs are, are met in random order, so a
+ * large set misses the caches as the kernel's would.
  *
- * Prints "DATA native-probe TASKS REPEAT NS_PER_EVENT" per repeat.
+ * Beside it, as the baseline both runs share, the kernel's own per-switch
+ * accounting that the probe reads (sched_info_switch(): run_delay and
+ * last_arrival of the task arriving, last_queued of the one leaving, with
+ * its clock read).  The clock is the TSC read as the kernel's
+ * local_clock() reads it (ordered rdtsc, scaled to ns by multiply and
+ * shift).  What it leaves out: the tracepoint's call into the probe.  It
+ * is a replica, timed natively, not the probe.
+ *
+ * Prints, per repeat, "DATA native-base TASKS REPEAT NS_PER_EVENT" (the
+ * kernel's accounting alone) and "DATA native-probe TASKS REPEAT
+ * NS_PER_EVENT" (with the probe's work after it).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,37 +32,18 @@
 
 #include "../tests/unit/kcompat.h"
 #include "../module/na_hist.h"
-#include "../module/na_index.h"
 
-#define NODES 4
+#define NA_SWITCH_TIME_EVERY	256	/* as module/numa_advise.h */
 
-struct task {			/* what the probe reads of a task_struct */
-	int pid, tgid;
-	unsigned int flags;
-	int nr_cpus_allowed;
-	char comm[16];
-	char rest[8192];	/* task_structs are ~9 KiB apart */
+struct task {			/* what the switch path touches of a task */
+	u64 run_delay, last_arrival, last_queued, pcount;
+	char rest[9216 - 4 * sizeof(u64)];
 };
 
-struct slot {			/* as struct na_task */
-	u32 seq, gen;
-	unsigned long key;
-	int pid, tgid;
-	char comm[16];
-	unsigned int pflags;
-	int nr_cpus_allowed;
-	u64 inherit[2], born, last_out, wait_since;
-	int wait_cpu;
-	u64 migrations, xnode_migrations, wait_ns;
-	u64 node_ns[NODES];
-};
-
-static struct {			/* as struct na_cpu, for one CPU */
-	u32 seq, gen;
-	u64 last, busy_ns, switches;
-	unsigned long curr_key;
-	struct slot *curr;
-	u64 calls, sum_ns, max_ns, hist[NA_HIST_BUCKETS];
+static struct {			/* as struct na_cpu_sched and its cost */
+	struct task *curr;
+	u64 curr_delay, wait_ns, switches;
+	u64 timed, sum_ns, max_ns, hist[NA_HIST_BUCKETS];
 } pc;
 
 /* the timing of the benchmark itself */
@@ -77,59 +64,78 @@ static u64 clock_ns(void)
 	return (u64)(((unsigned __int128)__rdtsc() * cyc2ns_mul) >> 10);
 }
 
-static struct na_index idx;
-static struct slot *slots;
-
-static struct slot *slot_of(unsigned long key)
+/* the kernel's sched_info_switch(): what the probe's reads depend on */
+static void __attribute__((noinline)) base_switch(struct task *prev,
+						  struct task *next)
 {
-	struct na_ient *e = na_index_find(&idx, key);
+	u64 now = clock_ns();
 
-	return e ? &slots[e->slot] : NULL;
+	prev->last_queued = now;
+	if (next->last_queued) {
+		next->run_delay += now - next->last_queued;
+		next->last_queued = 0;
+	}
+	next->last_arrival = now;
+	next->pcount++;
 }
 
-/* switch - one sched_switch event from pc.curr's task to @next */
-static void __attribute__((noinline)) do_switch(struct task *prev, struct task *next)
+static inline void count(struct task *prev, struct task *next)
 {
-	u64 now = clock_ns(), delta = now - pc.last, d;
-	struct slot *t;
+	if (pc.curr == prev)
+		pc.wait_ns += prev->run_delay - pc.curr_delay;
+	pc.curr = next;
+	pc.curr_delay = next->run_delay;
+}
 
-	pc.seq++;
-	pc.switches++;
-	pc.busy_ns += delta;
-	t = pc.curr_key == (unsigned long)prev ? pc.curr : slot_of((unsigned long)prev);
-	if (t) {
-		t->seq++;
-		t->node_ns[1] += delta;
-		t->last_out = now;
-		t->wait_since = 0;
-		t->wait_cpu = 1;
-		t->pid = prev->pid;
-		t->tgid = prev->tgid;
-		memcpy(t->comm, prev->comm, 16);
-		t->pflags = prev->flags;
-		t->nr_cpus_allowed = prev->nr_cpus_allowed;
-		t->seq++;
-	}
-	t = slot_of((unsigned long)next);
-	if (t && t->wait_since)
-		t->wait_since = 0;
-	pc.curr_key = (unsigned long)next;
-	pc.curr = t;
-	pc.last = now;
-	d = clock_ns() - now;
-	pc.calls++;
+static void __attribute__((noinline)) timed(struct task *prev,
+					    struct task *next)
+{
+	u64 t0 = clock_ns(), d;
+
+	count(prev, next);
+	d = clock_ns() - t0;
+	pc.timed++;
 	pc.sum_ns += d;
 	if (d > pc.max_ns)
 		pc.max_ns = d;
 	pc.hist[na_hist_bucket(d)]++;
-	pc.seq++;
+}
+
+/* na_probe_switch() */
+static void __attribute__((noinline)) probe_switch(struct task *prev,
+						   struct task *next)
+{
+	u64 n = ++pc.switches;
+
+	if (!(n & (NA_SWITCH_TIME_EVERY - 1)))
+		timed(prev, next);
+	else
+		count(prev, next);
+}
+
+static double run(struct task *task, const int *order, long events,
+		  int probe)
+{
+	struct task *prev = &task[0];
+	u64 t0 = wall_ns();
+	long i;
+
+	for (i = 0; i < events; i++) {
+		struct task *next = &task[order[i]];
+
+		base_switch(prev, next);
+		if (probe)
+			probe_switch(prev, next);
+		prev = next;
+	}
+	return (double)(wall_ns() - t0) / events;
 }
 
 int main(int argc, char **argv)
 {
-	long tasks, events, repeats, r, i, size;
-	struct task *task;
+	long tasks, events, repeats, r, i;
 	unsigned int seed = 1;
+	struct task *task;
 	int *order;
 
 	if (argc != 4 || (tasks = atol(argv[1])) <= 0 ||
@@ -137,39 +143,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: probe_native TASKS EVENTS REPEATS\n");
 		return 2;
 	}
-	for (size = 16; size < 4 * tasks; size *= 2)
-		;
-	idx.ent = calloc(size, sizeof(*idx.ent));
-	idx.mask = size - 1;
 	task = calloc(tasks, sizeof(*task));
-	slots = calloc(tasks, sizeof(*slots));
 	order = malloc(events * sizeof(*order));
-	if (!idx.ent || !task || !slots || !order) {
+	if (!task || !order) {
 		perror("probe_native");
 		return 1;
 	}
-	for (i = 0; i < tasks; i++) {
-		struct na_ient *e = na_index_insert(&idx, (unsigned long)&task[i]);
-
-		if (!e)
-			return 1;
-		e->slot = i;
-		task[i].pid = i + 1000;
-		snprintf(task[i].comm, sizeof(task[i].comm), "task-%d", (int)(i % 1000000));
-	}
 	for (i = 0; i < events; i++)
 		order[i] = rand_r(&seed) % tasks;
-	pc.last = clock_ns();
+	/* warm: every task touched once, as a live task's struct has been */
+	run(task, order, events, 1);
+	pc.switches = 0;
 	for (r = 0; r < repeats; r++) {
-		struct task *prev = &task[0];
-		u64 t0 = wall_ns();
-
-		for (i = 0; i < events; i++) {
-			do_switch(prev, &task[order[i]]);
-			prev = &task[order[i]];
-		}
+		printf("DATA native-base %ld %ld %.1f\n", tasks, r,
+		       run(task, order, events, 0));
 		printf("DATA native-probe %ld %ld %.1f\n", tasks, r,
-		       (double)(wall_ns() - t0) / events);
+		       run(task, order, events, 1));
 	}
-	return pc.calls == (u64)(events * repeats) ? 0 : 1;
+	return pc.switches == (u64)(events * repeats) ? 0 : 1;
 }

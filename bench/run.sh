@@ -113,7 +113,7 @@ if want native; then
 			echo "DATA native-pipe $r $(taskset -c 0 perf bench sched pipe -l 200000 2>&1 |
 				awk '/usecs\/op/ { print $1 }')"
 		done
-		for n in 100 1000 10000; do
+		for n in 100 1000 10000 100000; do
 			taskset -c 0 "$B/probe_native" "$n" 2000000 5
 		done
 	} >"$B/native.log"
