@@ -122,7 +122,7 @@ static const struct kernel_param_ops na_lean_ops = {
 };
 module_param_cb(lean, &na_lean_ops, NULL, 0644);
 MODULE_PARM_DESC(lean,
-		 "1: no code of ours in a context switch; residency stays exact, CPUs' wait and switch counts stop (0..1, default 0)");
+		 "Lean mode: 1 runs no code of ours in a context switch; residency stays exact, CPUs' wait and switch counts stop (0..1, default 0)");
 
 #define NA_TUN_PARAM(name, def, lo, hi, desc)				\
 	NA_UINT_PARAM(name, def, lo, hi, desc, na_eng.tun.name, 0644);
