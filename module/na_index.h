@@ -16,13 +16,21 @@
  *    removes its key, and the scheduler serialises that stream (a task's
  *    switch and migrate events happen under the lock of the runqueue it is
  *    on, or under its pi_lock while it sleeps; its free event comes after
- *    its last switch).  So one key is never inserted twice concurrently.
+ *    its last switch).  At load, a walk of the task list inserts the keys
+ *    of the tasks already running, before their migrate events are
+ *    attached; a child being forked then is left to its fork event, or
+ *    to the walk once it is woken, never to both (na_walk_once()).  So
+ *    one key is never inserted twice concurrently.
  *  - An entry's key goes EMPTY -> task -> TOMB -> task' -> TOMB ... and never
  *    back to EMPTY while the map is live.  Insertion claims the first EMPTY
  *    or TOMB entry on the key's probe path with cmpxchg(), so every entry
  *    before it on the path was taken when the key went in, and stays
  *    non-EMPTY: a lookup may stop at the first EMPTY entry.
- *  - slot is written and read only by the key's owner stream.
+ *  - slot is NA_SLOT_NONE in every entry without a key (the includer sets
+ *    it so at first), and is written only by the key's owner stream, or
+ *    the walk at load: with smp_store_release() once the slot it names is
+ *    filled in, so a reader of another task's entry (the fork event reads
+ *    its parent's) with smp_load_acquire() finds a whole slot or none.
  */
 #ifndef NA_INDEX_H
 #define NA_INDEX_H
@@ -98,6 +106,8 @@ static inline struct na_ient *na_index_insert(struct na_index *idx,
 /* na_index_remove - give @e back to the map */
 static inline void na_index_remove(struct na_ient *e)
 {
+	/* The next owner finds no slot until it publishes its own. */
+	WRITE_ONCE(e->slot, NA_SLOT_NONE);
 	/*
 	 * Release: the owner's last accesses to the entry happen before the
 	 * next task's cmpxchg() can claim it.

@@ -9,6 +9,8 @@
 
 #include <linux/bitmap.h>
 #include <linux/cpuhotplug.h>
+#include <linux/delay.h>
+#include <linux/kcsan-checks.h>
 #include <linux/kernel_stat.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
@@ -60,6 +62,8 @@ int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 	if (!o->idx.ent)
 		goto free_pub;
 	o->idx.mask = entries - 1;
+	for (s = 0; s < entries; s++)
+		o->idx.ent[s].slot = NA_SLOT_NONE;
 	o->slot_map = bitmap_zalloc(max_tasks, GFP_KERNEL);
 	if (!o->slot_map)
 		goto free_index;
@@ -73,6 +77,7 @@ int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 
 	for (s = 0; s < max_tasks; s++) {
 		seqcount_init(&na_slot(o, s)->seq);
+		seqcount_init(&na_slot(o, s)->snap.seq);
 		seqcount_init(&o->pub[s].seq);
 		o->pub[s].v.home = -1;
 		o->pub[s].v.mem = -1;
@@ -254,7 +259,8 @@ unlock:
 /* The tasks already running at load                                   */
 
 #define NA_WALK_BATCH	1024	/* tasks between two preemption points */
-#define NA_WALK_TRIES	3
+#define NA_WALK_TRIES	3	/* walks cut short by a task that died */
+#define NA_WALK_NEW_TRIES 20	/* walks again for forks in flight, 1 ms apart */
 
 /*
  * na_walk_break - a preemption point in the middle of the task list, as
@@ -276,34 +282,45 @@ static bool na_walk_break(struct task_struct *g, struct task_struct *t)
 	return alive;
 }
 
-/* na_walk_once - slots for the tasks not yet tracked; false: start again */
-static bool na_walk_once(struct na_obs *o)
+/*
+ * na_walk_once - slots for the tasks not yet tracked.  Returns how many
+ * children still being forked it had to leave for later (see below), or
+ * -EAGAIN if a task it stood on died and it must start again.
+ */
+static int na_walk_once(struct na_obs *o)
 {
 	struct task_struct *g, *t;
 	unsigned int n = 0;
-	bool done = false;
+	int left = 0;
 
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
+		bool is_new = READ_ONCE(t->__state) == TASK_NEW;
+
+		smp_rmb();	/* state before slot: pairs with the wakeup */
+		if (na_index_find(&o->idx, (unsigned long)t))
+			goto next;
 		/*
 		 * A child still being forked gets its slot from the fork
-		 * probe (attached, and synchronised with, before the walk),
-		 * or has had its fork event already and is seen here once it
-		 * is woken: its state is read before its slot is looked for.
+		 * probe, unless its fork event came before the probe was
+		 * attached: then it is given one here once it is woken, a
+		 * few microseconds on.  Which of the two it is cannot be
+		 * told yet, and only one may make the slot.
 		 */
-		if (READ_ONCE(t->__state) == TASK_NEW)
-			continue;
-		smp_rmb();	/* pairs with the wakeup of a new task */
-		if (!na_index_find(&o->idx, (unsigned long)t))
+		if (is_new)
+			left++;
+		else
 			na_task_seen(o, t);
+next:
 		/* a double loop: leave both, as the hung task detector does */
-		if (++n % NA_WALK_BATCH == 0 && !na_walk_break(g, t))
+		if (++n % NA_WALK_BATCH == 0 && !na_walk_break(g, t)) {
+			left = -EAGAIN;
 			goto unlock;
+		}
 	}
-	done = true;
 unlock:
 	rcu_read_unlock();
-	return done;
+	return left;
 }
 
 /*
@@ -314,14 +331,25 @@ unlock:
  */
 static void na_walk_tasks(struct na_obs *o)
 {
-	int i;
+	int cut = 0, again = 0, left;
 
 	/* Every fork from now on finds the fork probe attached. */
 	synchronize_rcu();
-	for (i = 0; i < NA_WALK_TRIES; i++)
-		if (na_walk_once(o))
-			return;
-	pr_warn("the task list changed under every walk: tasks running at load are tracked from their next migration\n");
+	for (;;) {
+		left = na_walk_once(o);
+		if (left == -EAGAIN && ++cut < NA_WALK_TRIES)
+			continue;
+		if (left > 0 && ++again < NA_WALK_NEW_TRIES) {
+			usleep_range(1000, 2000);
+			continue;
+		}
+		break;
+	}
+	if (left == -EAGAIN)
+		pr_warn("the task list changed under every walk: tasks running at load are tracked from their next migration\n");
+	else if (left > 0)
+		pr_warn("%d tasks forked at load were not woken within about %d ms: they are tracked from their next migration\n",
+			left, NA_WALK_NEW_TRIES);
 }
 
 /* ------------------------------------------------------------------ */
@@ -330,8 +358,20 @@ static void na_walk_tasks(struct na_obs *o)
 /* na_idle_ns - the kernel's idle time of @cpu, as /proc/stat counts it */
 static u64 na_idle_ns(int cpu)
 {
-	u64 idle = get_cpu_idle_time_us(cpu, NULL);
-	u64 iowait = get_cpu_iowait_time_us(cpu, NULL);
+	u64 idle, iowait;
+
+	/*
+	 * 6.1 reads another CPU's idle time without the seqcount later
+	 * kernels take (tick_sched.idle_sleeptime_seq), racing that CPU's
+	 * idle exit in tick_irq_enter(); /proc/stat does the same.  The race
+	 * is the kernel's, not ours to fix: a value it gets wrong is one idle
+	 * period off at worst, which na_clock_sample() bounds (idle_mark).
+	 * Tell KCSAN so, rather than have it blame the module.
+	 */
+	kcsan_disable_current();
+	idle = get_cpu_idle_time_us(cpu, NULL);
+	iowait = get_cpu_iowait_time_us(cpu, NULL);
+	kcsan_enable_current();
 
 	/* Without NO_HZ's idle accounting: the tick's */
 	if (idle == (u64)-1)
@@ -455,18 +495,85 @@ void na_obs_detach(struct na_obs *o)
 /* Reset                                                               */
 
 /*
+ * na_task_find - the live task a slot describes (its @key, @pid and @tgid),
+ * or NULL if it is gone (or going: unhashed, its free event still to
+ * come).  Under rcu_read_lock().  A thread that exec()s takes its leader's
+ * pid, hence the second look.
+ */
+static struct task_struct *na_task_find(unsigned long key, pid_t pid,
+					pid_t tgid)
+{
+	struct task_struct *p;
+
+	p = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
+	if (p == (void *)key)
+		return p;
+	p = pid_task(find_pid_ns(tgid, &init_pid_ns), PIDTYPE_PID);
+	return p == (void *)key ? p : NULL;
+}
+
+/*
+ * na_reset_snap - the reset's snapshot of slot @s's task for generation
+ * @gen (struct na_task_snap): what it has run and waited so far, which
+ * the new counters start from
+ */
+static void na_reset_snap(struct na_obs *o, u32 s, u32 gen)
+{
+	struct na_task *t = na_slot(o, s);
+	struct na_task_snap *sn = &t->snap;
+	unsigned long key, flags;
+	struct task_struct *p;
+	unsigned int seq;
+	pid_t pid, tgid;
+	u64 born;
+
+	do {
+		seq = read_seqcount_begin(&t->seq);
+		key = t->key;
+		pid = t->pid;
+		tgid = t->tgid;
+		born = t->born;
+	} while (read_seqcount_retry(&t->seq, seq));
+	if (!key)
+		return;
+	rcu_read_lock();
+	p = na_task_find(key, pid, tgid);
+	if (p) {
+		local_irq_save(flags);
+		write_seqcount_begin(&sn->seq);
+		sn->gen = gen;
+		sn->born = born;
+		/* written by its CPU as it runs: a racy read by design */
+		sn->run = data_race(READ_ONCE(p->se.sum_exec_runtime));
+		/* and as it arrives on a CPU: the same */
+		sn->delay = data_race(READ_ONCE(p->sched_info.run_delay));
+		write_seqcount_end(&sn->seq);
+		local_irq_restore(flags);
+	}
+	rcu_read_unlock();
+}
+
+/*
  * na_obs_reset - zero every counter: the slots' and the probe costs
- * lazily (see na_obs.gen), the CPUs' by moving the baselines readers
- * subtract
+ * lazily (see na_obs.gen) from a snapshot of each slot's task taken here,
+ * the CPUs' by moving the baselines readers subtract
  */
 void na_obs_reset(struct na_obs *o)
 {
+	unsigned int n = 0;
+	u32 s, gen;
 	int cpu;
 
 	mutex_lock(&o->reset_lock);
+	gen = o->gen + 1;
 	WRITE_ONCE(o->reset_clock, local_clock());
 	smp_wmb();	/* reset_clock before gen, see na_task_pending */
-	WRITE_ONCE(o->gen, o->gen + 1);
+	WRITE_ONCE(o->gen, gen);
+	na_for_each_slot(o, s) {
+		na_reset_snap(o, s, gen);
+		if (!(++n % 1024))
+			cond_resched();
+	}
 	spin_lock(&o->clock_lock);
 	for_each_possible_cpu(cpu) {
 		struct na_cpu_sched *s = &per_cpu_ptr(o->cpus, cpu)->s;
@@ -528,23 +635,6 @@ struct na_task *na_task_alloc(const struct na_obs *o)
 }
 
 /*
- * na_task_find - the live task a slot copy describes, or NULL if it is
- * gone (or going: unhashed, its free event still to come).  Under
- * rcu_read_lock().  A thread that exec()s takes its leader's pid, hence
- * the second look.
- */
-static struct task_struct *na_task_find(const struct na_task *t)
-{
-	struct task_struct *p;
-
-	p = pid_task(find_pid_ns(t->pid, &init_pid_ns), PIDTYPE_PID);
-	if (p == (void *)t->key)
-		return p;
-	p = pid_task(find_pid_ns(t->tgid, &init_pid_ns), PIDTYPE_PID);
-	return p == (void *)t->key ? p : NULL;
-}
-
-/*
  * na_task_read - consistent copy of slot @s into @out, with what its task
  * ran and waited since it was last charged added, and its name, flags and
  * CPU count as they are now; false if the slot is free or its task gone.
@@ -565,7 +655,7 @@ bool na_task_read(struct na_obs *o, u32 s, struct na_task *out)
 	do {
 		seq = read_seqcount_begin(&t->seq);
 		memcpy(out, t, o->stride);
-		p = out->key ? na_task_find(out) : NULL;
+		p = out->key ? na_task_find(out->key, out->pid, out->tgid) : NULL;
 		if (p) {
 			/* written by its CPU as it runs: a racy read by design */
 			run = data_race(READ_ONCE(p->se.sum_exec_runtime));
@@ -586,7 +676,8 @@ bool na_task_read(struct na_obs *o, u32 s, struct na_task *out)
 	out->nr_cpus_allowed = READ_ONCE(p->nr_cpus_allowed);
 	rcu_read_unlock();
 
-	na_task_pending(o, out, gen, local_clock(), run, delay, &ran, &waited);
+	na_task_pending(o, t, out, gen, local_clock(), run, delay, &ran,
+			&waited);
 	if (out->gen != gen) {
 		out->migrations = 0;
 		out->xnode_migrations = 0;

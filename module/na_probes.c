@@ -36,27 +36,59 @@ static void na_task_zero(struct na_task *t, u32 gen)
 }
 
 /*
- * na_task_pending - what @t's task ran (@ran) and waited (@waited) since
- * the slot last charged it, from the task's @run (sum_exec_runtime) and
- * @delay (run_delay) now.  Counters of an older generation than @gen are
- * about to count from zero: what is pending then is charged no further
- * back than the reset.
+ * na_task_snap_read - the reset's snapshot of @slot's task (struct
+ * na_task_snap) into @run and @delay, if it is one of generation @gen and
+ * of the owner born at @born
  */
-void na_task_pending(const struct na_obs *o, const struct na_task *t,
-		     u32 gen, u64 now, u64 run, u64 delay, u64 *ran,
-		     u64 *waited)
+static bool na_task_snap_read(const struct na_task *slot, u32 gen, u64 born,
+			      u64 *run, u64 *delay)
 {
-	*ran = run > t->run_base ? run - t->run_base : 0;
-	*waited = delay > t->delay_base ? delay - t->delay_base : 0;
-	if (unlikely(t->gen != gen)) {
-		u64 cap;
+	const struct na_task_snap *sn = &slot->snap;
+	unsigned int seq;
+	bool ours;
 
+	do {
+		seq = read_seqcount_begin(&sn->seq);
+		ours = sn->gen == gen && sn->born == born;
+		*run = sn->run;
+		*delay = sn->delay;
+	} while (read_seqcount_retry(&sn->seq, seq));
+	return ours;
+}
+
+/*
+ * na_task_pending - what the task of @t, a copy of @slot (or @slot
+ * itself), ran (@ran) and waited (@waited) since the slot last charged
+ * it, from the task's @run (sum_exec_runtime) and @delay (run_delay) now.
+ *
+ * Counters of an older generation than @gen are about to count from zero:
+ * what is pending then is counted from what the task had when the reset
+ * took its snapshot, and never from further back than the reset itself.
+ * (Between the reset and its snapshot of a slot, milliseconds, the time
+ * since the reset is the bound: the one inexact window.)
+ */
+void na_task_pending(const struct na_obs *o, const struct na_task *slot,
+		     const struct na_task *t, u32 gen, u64 now, u64 run,
+		     u64 delay, u64 *ran, u64 *waited)
+{
+	u64 run_base = t->run_base, delay_base = t->delay_base;
+
+	if (unlikely(t->gen != gen)) {
+		u64 snap_run, snap_delay, cap;
+
+		if (na_task_snap_read(slot, gen, t->born, &snap_run,
+				      &snap_delay)) {
+			run_base = max(run_base, snap_run);
+			delay_base = max(delay_base, snap_delay);
+		}
 		smp_rmb();	/* gen before reset_clock, see na_obs_reset */
 		cap = na_since_reset(o, now);
-
-		*ran = min(*ran, cap);
-		*waited = min(*waited, cap);
+		*ran = min(run > run_base ? run - run_base : 0, cap);
+		*waited = min(delay > delay_base ? delay - delay_base : 0, cap);
+		return;
 	}
+	*ran = run > run_base ? run - run_base : 0;
+	*waited = delay > delay_base ? delay - delay_base : 0;
 }
 
 /*
@@ -68,9 +100,10 @@ static void na_task_charge(struct na_obs *o, struct na_task *t,
 			   struct task_struct *p, u32 gen, int node)
 {
 	u64 run = p->se.sum_exec_runtime, delay = p->sched_info.run_delay;
+	u64 now = unlikely(t->gen != gen) ? local_clock() : 0;
 	u64 ran, waited;
 
-	na_task_pending(o, t, gen, local_clock(), run, delay, &ran, &waited);
+	na_task_pending(o, t, t, gen, now, run, delay, &ran, &waited);
 	if (unlikely(t->gen != gen))
 		na_task_zero(t, gen);
 	t->node_ns[node] += ran;
@@ -125,6 +158,21 @@ static struct na_task *na_slot_init(struct na_obs *o, u32 s,
 	return t;
 }
 
+/*
+ * na_slot_publish - fill slot @s in for @p, then name it in @p's index
+ * entry @e: a reader of the entry (na_probe_fork() reads the parent's)
+ * sees a whole slot or none (see na_index.h)
+ */
+static struct na_task *na_slot_publish(struct na_obs *o, struct na_ient *e,
+				       u32 s, struct task_struct *p, u32 gen,
+				       u64 now)
+{
+	struct na_task *t = na_slot_init(o, s, p, gen, now);
+
+	smp_store_release(&e->slot, s);	/* the slot, then its name */
+	return t;
+}
+
 /* na_slot_free - called from the task's free event; no writer can follow */
 static void na_slot_free(struct na_obs *o, u32 s)
 {
@@ -165,8 +213,7 @@ static struct na_task *na_task_get(struct na_obs *o, struct na_cpu *pc,
 		if (s == NA_SLOT_NONE)
 			return NULL;
 		atomic_dec(&o->nr_waiting);
-		WRITE_ONCE(e->slot, s);
-		return na_slot_init(o, s, p, gen, now);
+		return na_slot_publish(o, e, s, p, gen, now);
 	}
 
 	e = na_index_insert(&o->idx, key);
@@ -175,13 +222,12 @@ static struct na_task *na_task_get(struct na_obs *o, struct na_cpu *pc,
 		return NULL;
 	}
 	s = na_slot_alloc(o, pc);
-	WRITE_ONCE(e->slot, s);
 	if (unlikely(s == NA_SLOT_NONE)) {
 		atomic_inc(&o->nr_waiting);
 		atomic_long_inc(&o->nr_dropped);
 		return NULL;
 	}
-	return na_slot_init(o, s, p, gen, now);
+	return na_slot_publish(o, e, s, p, gen, now);
 }
 
 /* ------------------------------------------------------------------ */
@@ -261,13 +307,13 @@ static __always_inline void na_switch_count(struct na_cpu_sched *s,
  * na_switch_timed - one switch in NA_SWITCH_TIME_EVERY: the same work,
  * timed.  Out of line, so the untimed path stays a few instructions.
  */
-static noinline void na_switch_timed(struct na_obs *o, struct na_cpu *pc,
+static noinline void na_switch_timed(struct na_obs *o,
 				     struct task_struct *prev,
 				     struct task_struct *next)
 {
 	u64 t0 = local_clock();
+	struct na_cpu *pc = na_cpu_begin(o, READ_ONCE(o->gen));
 
-	pc = na_cpu_begin(o, READ_ONCE(o->gen));
 	na_switch_count(&pc->s, prev, next);
 	na_cost_add(pc, NA_PROBE_SWITCH, t0);
 	write_seqcount_end(&pc->seq);
@@ -282,7 +328,7 @@ void na_probe_switch(void *data, bool preempt, struct task_struct *prev,
 
 	WRITE_ONCE(pc->s.switches, n);
 	if (unlikely(!(n & (NA_SWITCH_TIME_EVERY - 1))))
-		na_switch_timed(o, pc, prev, next);
+		na_switch_timed(o, prev, next);
 	else
 		na_switch_count(&pc->s, prev, next);
 }
@@ -372,7 +418,8 @@ void na_probe_fork(void *data, struct task_struct *parent,
 	t0 = na_cpu_timed(pc, NA_PROBE_FORK) ? local_clock() : 0;
 	e = na_index_find(&o->idx, (unsigned long)parent);
 	if (e) {
-		u32 s = READ_ONCE(e->slot);
+		/* the walk at load may be giving the parent its slot */
+		u32 s = smp_load_acquire(&e->slot);
 
 		if (s != NA_SLOT_NONE) {
 			/* The parent's own slot: only its own events write it. */

@@ -64,7 +64,24 @@ extern const char *const na_rule_kinds[NA_NR_RULE_KINDS];
  * already running (na_walk_tasks()), before any probe but fork's and
  * free's is attached.  Readers copy the slot under read_seqcount_retry().
  */
+/*
+ * What a slot's task had run and waited when the last reset happened
+ * (na_obs_reset()): the bases its counters start from in the new
+ * generation, until the task's next charge moves them past.  Written only
+ * by the reset, under na_obs.reset_lock and with interrupts off (a probe
+ * reads it, and must never find a write section it interrupted open);
+ * read through @seq.
+ */
+struct na_task_snap {
+	seqcount_t seq;
+	u32 gen;		/* the na_obs.gen it was taken for */
+	u64 born;		/* na_task.born of the owner it was taken of */
+	u64 run;		/* p->se.sum_exec_runtime then */
+	u64 delay;		/* p->sched_info.run_delay then */
+};
+
 struct na_task {
+	struct na_task_snap snap;	/* the reset's alone, see above */
 	seqcount_t seq;
 	u32 gen;		/* na_obs.gen the counters belong to */
 	unsigned long key;	/* owner task's address; 0 while the slot is free */
@@ -277,9 +294,9 @@ void na_probe_free(void *data, struct task_struct *p);
 void na_probe_fork(void *data, struct task_struct *parent,
 		   struct task_struct *child);
 void na_task_seen(struct na_obs *o, struct task_struct *p);
-void na_task_pending(const struct na_obs *o, const struct na_task *t,
-		     u32 gen, u64 now, u64 run, u64 delay, u64 *ran,
-		     u64 *waited);
+void na_task_pending(const struct na_obs *o, const struct na_task *slot,
+		     const struct na_task *t, u32 gen, u64 now, u64 run,
+		     u64 delay, u64 *ran, u64 *waited);
 
 /* na_obs.c */
 int na_obs_check(void);

@@ -18,7 +18,11 @@ static struct na_index idx = { .ent = ents, .mask = (1 << BITS) - 1 };
 
 static int setup(void **state)
 {
+	unsigned int i;
+
 	memset(ents, 0, sizeof(ents));
+	for (i = 0; i < sizeof(ents) / sizeof(ents[0]); i++)
+		ents[i].slot = NA_SLOT_NONE;	/* as na_obs_alloc() does */
 	return 0;
 }
 
@@ -53,6 +57,9 @@ static void insert_find_remove(void **state)
 	na_index_remove(e);
 	assert_null(na_index_find(&idx, k));
 	assert_int_equal(e->key, NA_KEY_TOMB);
+	/* the next owner of the entry finds no slot of the last one's */
+	assert_ptr_equal(na_index_insert(&idx, k), e);
+	assert_int_equal(e->slot, NA_SLOT_NONE);
 }
 
 /*
