@@ -431,6 +431,31 @@ case_reset() {
 	tot=$(awk 'NR > 1 { s += $3 + $4 } END { printf "%.0f", s }' /tmp/nodes.r)
 	check "busy+idle $tot ns over all CPUs, $((t1 - t0)) ns after a reset" \
 		fcmp "$tot <= 1.05 * $(nproc --all) * $((t1 - t0))"
+
+	# A task's time before the reset is not counted after it, though the
+	# task never left its node (no charge since it started): a burner
+	# that ran, is stopped, and is reset shows no runtime; one still
+	# running shows what it ran since (a CPU each: at most that long).
+	local stopped running rt_s rt_r since
+	start_spin 1
+	stopped=$spin_pid
+	start_spin 2
+	running=$spin_pid
+	sleep $((2 * ${NA_TIME_SCALE:-1}))
+	kill -STOP "$stopped"
+	sleep 0.5
+	t0=$(now_ns)
+	"$B/na-write" $D/reset 1 >/dev/null
+	sleep $((2 * ${NA_TIME_SCALE:-1}))
+	rt_s=$(task "$stopped" runtime_ns)
+	rt_r=$(task "$running" runtime_ns)
+	since=$(($(now_ns) - t0))
+	check "stopped before the reset, ${rt_s:-no row} ns after it" \
+		test "${rt_s:-1}" -eq 0
+	check "running across the reset: ${rt_r:-no row} ns of $since ns since" \
+		fcmp "${rt_r:-0} >= 0.5 * $since && ${rt_r:-0} <= 1.01 * $since"
+	kill -KILL "$stopped" "$running"
+	wait "$stopped" "$running" 2>/dev/null
 }
 
 # A CPU taken offline is neither busy nor idle while it is down, and counts
@@ -466,8 +491,10 @@ case_hotplug() {
 # old task (every task running at load has its slot from then); and it
 # agrees with the table's rows.
 case_churn() {
-	local base after f0 f1 rows r pid comm old=() others=0 ours=() before=" "
+	local base after f0 f1 rows r pid comm old=() others=0 ours=() before=" " t_old
 	sleep 1
+	# a task started a second or more before the first look: it had a row
+	t_old=$(awk '{ print int($1 * 100) - 100 }' /proc/uptime)
 	mapfile -t rows <$D/tasks
 	base=$((${#rows[@]} - 1))
 	for r in "${rows[@]:1}"; do
@@ -486,8 +513,8 @@ case_churn() {
 		elif [ "$comm" = churn ]; then
 			ours+=("$pid")
 		elif [ -e "/proc/$pid" ] && [ "$(cat /proc/"$pid"/stat 2>/dev/null |
-			awk '{ print $22 }')" -lt "$(awk '{ print int($1 * 100) - 300 }' /proc/uptime)" ]; then
-			old+=("$pid")	# started 3 s ago or more: it had no row
+			awk '{ print $22 }')" -lt "$t_old" ]; then
+			old+=("$pid($comm)")	# it had no row, though it ran then
 		else
 			others=$((others + 1))
 		fi
@@ -1295,59 +1322,40 @@ case_unload_mid_apply() {
 # receivers on every CPU (not only the suite's own node 0), its pid in
 # $hb; at nice 19, so that the suite's shell still gets a CPU among them
 start_hb() {
-	local i
+	local i p
 	taskset -c "$(all_cpus)" nice -n 19 hackbench -g "$1" -l 100000000 >/dev/null 2>&1 &
 	hb=$!
 	# Returns once taskset has set the mask and hackbench runs in its
 	# place: a case that takes CPUs offline must not do so before, as
 	# 6.1 gives sched_setaffinity() only the CPUs online at the time.
 	for ((i = 0; i < 100; i++)); do
-		[ "$(cat /proc/$hb/comm 2>/dev/null)" = hackbench ] && return
+		[ "$(cat /proc/$hb/comm 2>/dev/null)" = hackbench ] && break
 		sleep 0.05
 	done
-	case_errors+=("hackbench did not start")
+	[ $i -lt 100 ] || { case_errors+=("hackbench did not start"); return; }
+	# and once all its processes are there (40 a group and itself), the
+	# status files of their threads, for hb_narrowed
+	hb_files=()
+	for ((i = 0; i < 120; i++)); do
+		[ "$(pgrep -c -x hackbench)" -gt $((40 * $1)) ] && break
+		sleep 0.5
+	done
+	for p in $(pgrep -x hackbench); do
+		hb_files+=(/proc/"$p"/task/*/status)
+	done
+	[ ${#hb_files[@]} -gt $((40 * $1)) ] ||
+		case_errors+=("hackbench -g $1: ${#hb_files[@]} threads")
 }
 
 # hb_narrowed - the hackbench threads that do not have all CPUs: "status
-# file, mask", the first three.  Shell builtins only: on a debug kernel
-# under hackbench -g 4 every exec costs seconds of the guest's time, and
-# fault_reload asks this after each of its 100 unloads.
+# file, mask", the first three, from the files start_hb listed.  One awk:
+# on a debug kernel under hackbench -g 4 an exec costs a second or more,
+# and finding the 160 processes again (pgrep) three times that
+# (fault_reload asks after each of its 100 unloads).
+hb_files=()
 hb_narrowed() {
-	local all comm c f line n=0 out=()
-	all=$(all_cpus)
-	for comm in /proc/[0-9]*/comm; do
-		read -r c <"$comm" 2>/dev/null || continue
-		[ "$c" = hackbench ] || continue
-		for f in "${comm%/comm}"/task/*/status; do
-			while read -r line; do
-				case $line in
-				Cpus_allowed_list:*) break ;;
-				esac
-			done <"$f" 2>/dev/null
-			line=${line#Cpus_allowed_list:}
-			line=${line//[[:space:]]/}
-			[ -z "$line" ] || [ "$line" = "$all" ] && continue
-			out+=("$f $line")
-			n=$((n + 1))
-			[ $n -ge 3 ] && break 2
-		done
-	done
-	echo "${out[*]}"
-}
-
-# nap SECONDS - sleep without an exec (see hb_narrowed): a read that waits
-# on a pipe nobody writes to
-nap() {
-	[ -n "${nap_fd:-}" ] || exec {nap_fd}<> <(:)
-	read -r -t "$1" -u "$nap_fd"
-}
-
-# status_value KEY - status's value of KEY, read by shell builtins
-status_value() {
-	local key value
-	while read -r key value; do
-		[ "$key" = "$1" ] && { echo "$value"; return; }
-	done <$D/status
+	awk -v all="$(all_cpus)" '$1 == "Cpus_allowed_list:" && $2 != all { print FILENAME, $2 }' \
+		"${hb_files[@]}" 2>/dev/null | head -n 3 | tr '\n' ' '
 }
 
 # NA_RELOAD_CYCLES loads and unloads (default 10; 100 in check-stress and
@@ -1355,14 +1363,17 @@ status_value() {
 # load placing at once (home, enforce, a round every 10 ms): every unload
 # puts every mask back, and hackbench runs on throughout.
 case_fault_reload() {
-	local cycles=${NA_RELOAD_CYCLES:-10} i hb bad placed=0 p
+	local cycles=${NA_RELOAD_CYCLES:-10} i hb bad placed=0 p ms
 	unload || return
 	start_hb "${NA_HB_GROUPS:-1}"
 	sleep 2
 	for ((i = 1; i <= cycles; i++)); do
 		load policy=home mode=enforce interval_ms=10 min_move_ms=0 || break
-		nap "0.$((RANDOM % 5 + 1))"
-		p=$(status_value placed)
+		# 0.1 to 0.5 s, NA_TIME_SCALE times that on a slower kernel,
+		# so that some cycles unload with tasks placed
+		ms=$(((RANDOM % 5 + 1) * 100 * ${NA_TIME_SCALE:-1}))
+		sleep "$((ms / 1000)).$(printf %03d $((ms % 1000)))"
+		p=$(status placed)
 		[ "${p:-0}" -gt 0 ] && placed=$((placed + 1))
 		unload || break
 		bad=$(hb_narrowed)
