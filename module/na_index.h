@@ -9,7 +9,7 @@
  * table is or however many tasks have come and gone.
  *
  * Shared by the module and the user-space unit tests: the includer provides
- * u32, READ_ONCE(), cmpxchg() and smp_store_release().
+ * u32, READ_ONCE(), WRITE_ONCE(), cmpxchg() and smp_store_release().
  *
  * Rules that make it correct without a lock:
  *  - key is a task's address.  Only the task's own event stream inserts or
@@ -50,7 +50,7 @@
 
 struct na_ient {
 	unsigned long key;	/* task address, EMPTY or TOMB; cmpxchg'ed */
-	u32 slot;		/* statistics slot or NA_SLOT_NONE; owner only */
+	u32 slot;		/* statistics slot or NA_SLOT_NONE; see above */
 };
 
 struct na_index {

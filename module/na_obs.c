@@ -10,7 +10,6 @@
 #include <linux/bitmap.h>
 #include <linux/cpuhotplug.h>
 #include <linux/delay.h>
-#include <linux/kcsan-checks.h>
 #include <linux/kernel_stat.h>
 #include <linux/overflow.h>
 #include <linux/percpu.h>
@@ -260,7 +259,7 @@ unlock:
 
 #define NA_WALK_BATCH	1024	/* tasks between two preemption points */
 #define NA_WALK_TRIES	3	/* walks cut short by a task that died */
-#define NA_WALK_NEW_TRIES 20	/* walks again for forks in flight, 1 ms apart */
+#define NA_WALK_NEW_TRIES	20	/* walks again for forks in flight, 1-2 ms apart */
 
 /*
  * na_walk_break - a preemption point in the middle of the task list, as
@@ -285,9 +284,10 @@ static bool na_walk_break(struct task_struct *g, struct task_struct *t)
 /*
  * na_walk_once - slots for the tasks not yet tracked.  Returns how many
  * children still being forked it had to leave for later (see below), or
- * -EAGAIN if a task it stood on died and it must start again.
+ * -EAGAIN if a task it stood on died and it must start again.  @attached:
+ * ktime_get_ns() once every fork from then on calls the fork probe.
  */
-static int na_walk_once(struct na_obs *o)
+static int na_walk_once(struct na_obs *o, u64 attached)
 {
 	struct task_struct *g, *t;
 	unsigned int n = 0;
@@ -297,20 +297,29 @@ static int na_walk_once(struct na_obs *o)
 	for_each_process_thread(g, t) {
 		bool is_new = READ_ONCE(t->__state) == TASK_NEW;
 
-		smp_rmb();	/* state before slot: pairs with the wakeup */
+		/*
+		 * State before slot: a child the fork probe gave a slot was
+		 * put in the index by a fully ordered cmpxchg() before it was
+		 * woken (na_index_insert()).
+		 */
+		smp_rmb();
 		if (na_index_find(&o->idx, (unsigned long)t))
 			goto next;
 		/*
 		 * A child still being forked gets its slot from the fork
-		 * probe, unless its fork event came before the probe was
-		 * attached: then it is given one here once it is woken, a
-		 * few microseconds on.  Which of the two it is cannot be
-		 * told yet, and only one may make the slot.
+		 * probe, certainly if its fork began after the probe was
+		 * attached (copy_process() sets start_time before the child
+		 * is on this list).  Older ones may have had their fork event
+		 * before: they are given a slot here once they are woken, a
+		 * few microseconds on.  Which of the two such a child is
+		 * cannot be told yet, and only one may make the slot.
 		 */
-		if (is_new)
-			left++;
-		else
+		if (is_new) {
+			if (t->start_time < attached)
+				left++;
+		} else {
 			na_task_seen(o, t);
+		}
 next:
 		/* a double loop: leave both, as the hung task detector does */
 		if (++n % NA_WALK_BATCH == 0 && !na_walk_break(g, t)) {
@@ -332,11 +341,13 @@ unlock:
 static void na_walk_tasks(struct na_obs *o)
 {
 	int cut = 0, again = 0, left;
+	u64 attached;
 
 	/* Every fork from now on finds the fork probe attached. */
 	synchronize_rcu();
+	attached = ktime_get_ns();
 	for (;;) {
-		left = na_walk_once(o);
+		left = na_walk_once(o, attached);
 		if (left == -EAGAIN && ++cut < NA_WALK_TRIES)
 			continue;
 		if (left > 0 && ++again < NA_WALK_NEW_TRIES) {
@@ -346,9 +357,10 @@ static void na_walk_tasks(struct na_obs *o)
 		break;
 	}
 	if (left == -EAGAIN)
-		pr_warn("the task list changed under every walk: tasks running at load are tracked from their next migration\n");
+		pr_warn("the task list changed under %d walks: tasks running at load are tracked from their next migration\n",
+			NA_WALK_TRIES);
 	else if (left > 0)
-		pr_warn("%d tasks forked at load were not woken within about %d ms: they are tracked from their next migration\n",
+		pr_warn("%d tasks forked at load were not woken after %d walks: they are tracked from their next migration\n",
 			left, NA_WALK_NEW_TRIES);
 }
 
@@ -368,10 +380,9 @@ static u64 na_idle_ns(int cpu)
 	 * period off at worst, which na_clock_sample() bounds (idle_mark).
 	 * Tell KCSAN so, rather than have it blame the module.
 	 */
-	kcsan_disable_current();
-	idle = get_cpu_idle_time_us(cpu, NULL);
-	iowait = get_cpu_iowait_time_us(cpu, NULL);
-	kcsan_enable_current();
+	idle = data_race(get_cpu_idle_time_us(cpu, NULL));
+	/* the same race, the same bound */
+	iowait = data_race(get_cpu_iowait_time_us(cpu, NULL));
 
 	/* Without NO_HZ's idle accounting: the tick's */
 	if (idle == (u64)-1)
@@ -561,19 +572,26 @@ static void na_reset_snap(struct na_obs *o, u32 s, u32 gen)
 void na_obs_reset(struct na_obs *o)
 {
 	unsigned int n = 0;
-	u32 s, gen;
+	u32 slot, gen;
 	int cpu;
 
 	mutex_lock(&o->reset_lock);
 	gen = o->gen + 1;
 	WRITE_ONCE(o->reset_clock, local_clock());
-	smp_wmb();	/* reset_clock before gen, see na_task_pending */
-	WRITE_ONCE(o->gen, gen);
-	na_for_each_slot(o, s) {
-		na_reset_snap(o, s, gen);
+	/*
+	 * The snapshots first, then the generation that uses them: once it
+	 * is bumped, every slot's new count starts from a base that stays
+	 * put until the task's next charge, so no reading of it goes back.
+	 * What a task runs between its snapshot and the bump counts after
+	 * the reset: the one inexact window, as long as this loop.
+	 */
+	na_for_each_slot(o, slot) {
+		na_reset_snap(o, slot, gen);
 		if (!(++n % 1024))
 			cond_resched();
 	}
+	smp_wmb();	/* reset_clock before gen, see na_task_pending */
+	WRITE_ONCE(o->gen, gen);
 	spin_lock(&o->clock_lock);
 	for_each_possible_cpu(cpu) {
 		struct na_cpu_sched *s = &per_cpu_ptr(o->cpus, cpu)->s;

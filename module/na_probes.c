@@ -38,22 +38,23 @@ static void na_task_zero(struct na_task *t, u32 gen)
 /*
  * na_task_snap_read - the reset's snapshot of @slot's task (struct
  * na_task_snap) into @run and @delay, if it is one of generation @gen and
- * of the owner born at @born
+ * of the owner born at @born.  One look, no wait: a probe never waits for
+ * the reset on another CPU, and a snapshot being written is taken as none
+ * (the caller then falls back on the time since the reset).
  */
 static bool na_task_snap_read(const struct na_task *slot, u32 gen, u64 born,
 			      u64 *run, u64 *delay)
 {
 	const struct na_task_snap *sn = &slot->snap;
-	unsigned int seq;
+	unsigned int seq = raw_read_seqcount(&sn->seq);
 	bool ours;
 
-	do {
-		seq = read_seqcount_begin(&sn->seq);
-		ours = sn->gen == gen && sn->born == born;
-		*run = sn->run;
-		*delay = sn->delay;
-	} while (read_seqcount_retry(&sn->seq, seq));
-	return ours;
+	if (seq & 1)
+		return false;
+	ours = sn->gen == gen && sn->born == born;
+	*run = sn->run;
+	*delay = sn->delay;
+	return ours && !read_seqcount_retry(&sn->seq, seq);
 }
 
 /*
@@ -64,8 +65,8 @@ static bool na_task_snap_read(const struct na_task *slot, u32 gen, u64 born,
  * Counters of an older generation than @gen are about to count from zero:
  * what is pending then is counted from what the task had when the reset
  * took its snapshot, and never from further back than the reset itself.
- * (Between the reset and its snapshot of a slot, milliseconds, the time
- * since the reset is the bound: the one inexact window.)
+ * (A slot the reset took no snapshot of, its task not found, is bound by
+ * the time since the reset alone.)
  */
 void na_task_pending(const struct na_obs *o, const struct na_task *slot,
 		     const struct na_task *t, u32 gen, u64 now, u64 run,

@@ -47,6 +47,21 @@ extern const char *const na_rule_kinds[NA_NR_RULE_KINDS];
 /* What the probes keep (na_probes.c writes, na_obs.c reads)           */
 
 /*
+ * What a slot's task had run and waited when the last reset happened
+ * (na_obs_reset()): the bases its counters start from in the new
+ * generation, until the task's next charge moves them past.  Written only
+ * by the reset, under na_obs.reset_lock and with interrupts off; read
+ * through @seq, by a probe in one look (na_task_snap_read()).
+ */
+struct na_task_snap {
+	seqcount_t seq;
+	u32 gen;		/* the na_obs.gen it was taken for */
+	u64 born;		/* na_task.born of the owner it was taken of */
+	u64 run;		/* p->se.sum_exec_runtime then */
+	u64 delay;		/* p->sched_info.run_delay then */
+};
+
+/*
  * One task's statistics, in a slot reserved at load.
  *
  * The kernel already keeps a task's runtime (p->se.sum_exec_runtime) and
@@ -62,24 +77,10 @@ extern const char *const na_rule_kinds[NA_NR_RULE_KINDS];
  * (see na_index.h), each with interrupts off, inside
  * write_seqcount_begin/end on @seq; and, at load, the walk over the tasks
  * already running (na_walk_tasks()), before any probe but fork's and
- * free's is attached.  Readers copy the slot under read_seqcount_retry().
+ * free's is attached.  @snap alone is the reset's (see above).  Readers
+ * copy the slot under read_seqcount_retry(); @snap in the copy is not
+ * theirs to use.
  */
-/*
- * What a slot's task had run and waited when the last reset happened
- * (na_obs_reset()): the bases its counters start from in the new
- * generation, until the task's next charge moves them past.  Written only
- * by the reset, under na_obs.reset_lock and with interrupts off (a probe
- * reads it, and must never find a write section it interrupted open);
- * read through @seq.
- */
-struct na_task_snap {
-	seqcount_t seq;
-	u32 gen;		/* the na_obs.gen it was taken for */
-	u64 born;		/* na_task.born of the owner it was taken of */
-	u64 run;		/* p->se.sum_exec_runtime then */
-	u64 delay;		/* p->sched_info.run_delay then */
-};
-
 struct na_task {
 	struct na_task_snap snap;	/* the reset's alone, see above */
 	seqcount_t seq;

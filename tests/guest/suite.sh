@@ -1988,10 +1988,51 @@ case_dmesg_clean() {
 	check "module still loaded" eval '! loaded'
 }
 
+# Loads while tasks are forked all the time (churn in the background):
+# the load's walk over the task list must neither wait on the children
+# whose fork came after its probe was attached (each load finishes without
+# the "not woken" warning) nor miss a task that was running before the
+# load began (each such task still alive has its row).
+case_load_while_forking() {
+	local i ch t0 rows r pid missing=() line f comm
+	unload || return
+	"$B/churn" 100000000 >/dev/null 2>&1 &
+	ch=$!
+	sleep 1
+	for ((i = 0; i < 5; i++)); do
+		dmesg -C
+		t0=$(awk '{ print int($1 * 100) }' /proc/uptime)
+		load || break
+		line=$(dmesg | grep -m1 'tracked from their next migration')
+		check "load $i: $line" test -z "$line"
+		rows=" "
+		while read -r pid _; do rows+="$pid "; done <$D/tasks
+		for r in /proc/[0-9]*; do
+			pid=${r#/proc/}
+			[[ $rows == *" $pid "* ]] && continue
+			# started a tick or more before the load, and still there
+			read -r line <"$r/stat" 2>/dev/null || continue
+			comm=${line#*(}
+			comm=${comm%)*}
+			read -r -a f <<<"${line##*) }"	# field 3 on
+			[ "${f[19]}" -lt $((t0 - 1)) ] && [ -e "$r" ] &&
+				missing+=("$pid($comm)")
+		done
+		unload || break
+	done
+	check "$i of 5 loads" test "$i" -eq 5
+	check "running before a load, no row after it: ${missing[*]:0:5}" \
+		test ${#missing[@]} -eq 0
+	check "churn died" kill -0 $ch
+	kill $ch
+	wait $ch 2>/dev/null
+	load
+}
+
 # distance needs 8 nodes: tests/run.sh asks for it on the 8x2 topology.
 # kmemleak_caught skips itself on a kernel without kmemleak.
 ALL=(load tables residency migrations lean node_busy overhead reset hotplug churn cap
-	refuse_load hostile_load reload_under_load settings hostile home classify
+	refuse_load hostile_load reload_under_load load_while_forking settings hostile home classify
 	restore storm unload_mid_apply fault_reload fault_node_offline
 	fault_hotplug_reload hotplug_widen pid_reuse pinned ctl ctl_fuzz security swap
 	kmemleak_caught dmesg_clean)
