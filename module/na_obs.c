@@ -587,7 +587,7 @@ void na_obs_reset(struct na_obs *o)
 	 */
 	na_for_each_slot(o, slot) {
 		na_reset_snap(o, slot, gen);
-		if (!(++n % 1024))
+		if (!(++n % NA_WALK_BATCH))
 			cond_resched();
 	}
 	smp_wmb();	/* reset_clock before gen, see na_task_pending */

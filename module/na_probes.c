@@ -72,10 +72,10 @@ void na_task_pending(const struct na_obs *o, const struct na_task *slot,
 		     const struct na_task *t, u32 gen, u64 now, u64 run,
 		     u64 delay, u64 *ran, u64 *waited)
 {
-	u64 run_base = t->run_base, delay_base = t->delay_base;
+	u64 run_base = t->run_base, delay_base = t->delay_base, cap = U64_MAX;
 
 	if (unlikely(t->gen != gen)) {
-		u64 snap_run, snap_delay, cap;
+		u64 snap_run, snap_delay;
 
 		if (na_task_snap_read(slot, gen, t->born, &snap_run,
 				      &snap_delay)) {
@@ -84,12 +84,9 @@ void na_task_pending(const struct na_obs *o, const struct na_task *slot,
 		}
 		smp_rmb();	/* gen before reset_clock, see na_obs_reset */
 		cap = na_since_reset(o, now);
-		*ran = min(run > run_base ? run - run_base : 0, cap);
-		*waited = min(delay > delay_base ? delay - delay_base : 0, cap);
-		return;
 	}
-	*ran = run > run_base ? run - run_base : 0;
-	*waited = delay > delay_base ? delay - delay_base : 0;
+	*ran = min(run > run_base ? run - run_base : 0, cap);
+	*waited = min(delay > delay_base ? delay - delay_base : 0, cap);
 }
 
 /*
