@@ -346,7 +346,6 @@ static int na_status_show(struct seq_file *m, void *v)
 	seq_printf(m, "cpus %u\n", num_online_cpus());
 	seq_printf(m, "tracked %d\n", atomic_read(&o->nr_tracked));
 	seq_printf(m, "max_tasks %u\n", o->max_tasks);
-	seq_printf(m, "waiting %d\n", atomic_read(&o->nr_waiting));
 	seq_printf(m, "dropped %ld\n", atomic_long_read(&o->nr_dropped));
 	seq_printf(m, "unindexed_events %ld\n",
 		   atomic_long_read(&o->nr_unindexed));

@@ -37,14 +37,11 @@
  */
 int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 {
-	/*
-	 * Tasks refused a slot at the cap keep an entry while they live
-	 * (to be counted in `waiting`): under a small cap they outnumber the
-	 * slots, and every task running at load gets its entry at once.
-	 */
-	u32 entries = roundup_pow_of_two(NA_INDEX_PER_SLOT *
-					 max(max_tasks, NA_INDEX_MIN_SLOTS));
+	/* Only a task with a slot has an entry: a quarter full at most. */
+	u32 entries = max_t(u32, NA_INDEX_MIN_ENTRIES,
+			    roundup_pow_of_two(NA_INDEX_FILL * max_tasks));
 	size_t map_bytes = BITS_TO_LONGS(max_tasks) * sizeof(long);
+	struct na_itab *tab;
 	int cpu;
 	u32 s;
 
@@ -57,12 +54,14 @@ int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 	o->pub = vzalloc(array_size(max_tasks, sizeof(*o->pub)));
 	if (!o->pub)
 		goto free_slots;
-	o->idx.ent = vzalloc(array_size(entries, sizeof(*o->idx.ent)));
-	if (!o->idx.ent)
+	/* zeroed: every entry EMPTY */
+	tab = vzalloc(struct_size(tab, ent, entries));
+	if (!tab)
 		goto free_pub;
-	o->idx.mask = entries - 1;
-	for (s = 0; s < entries; s++)
-		o->idx.ent[s].slot = NA_SLOT_NONE;
+	atomic_set(&tab->live, 0);
+	tab->mask = entries - 1;
+	o->idx.tab[0] = tab;
+	o->idx.nr = 1;
 	o->slot_map = bitmap_zalloc(max_tasks, GFP_KERNEL);
 	if (!o->slot_map)
 		goto free_index;
@@ -91,12 +90,11 @@ int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 			pc->node = 0;
 	}
 	atomic_set(&o->nr_tracked, 0);
-	atomic_set(&o->nr_waiting, 0);
 	atomic_long_set(&o->nr_dropped, 0);
 	atomic_long_set(&o->nr_unindexed, 0);
 	atomic_long_set(&o->nr_lost_inherit, 0);
 	o->mem_bytes = max_tasks * (o->stride + sizeof(*o->pub)) +
-		       entries * sizeof(*o->idx.ent) + map_bytes +
+		       struct_size(tab, ent, entries) + map_bytes +
 		       num_possible_cpus() * sizeof(struct na_cpu) +
 		       nr_cpu_ids * sizeof(*o->clock);
 	return 0;
@@ -106,7 +104,7 @@ free_cpus:
 free_map:
 	bitmap_free(o->slot_map);
 free_index:
-	vfree(o->idx.ent);
+	vfree(o->idx.tab[0]);
 free_pub:
 	vfree(o->pub);
 free_slots:
@@ -121,7 +119,7 @@ void na_obs_free(struct na_obs *o)
 	kfree(o->clock);
 	free_percpu(o->cpus);
 	bitmap_free(o->slot_map);
-	vfree(o->idx.ent);
+	vfree(o->idx.tab[0]);
 	vfree(o->pub);
 	vfree(o->slots);
 }
@@ -290,6 +288,7 @@ static bool na_walk_break(struct task_struct *g, struct task_struct *t)
 static int na_walk_once(struct na_obs *o, u64 attached)
 {
 	struct task_struct *g, *t;
+	struct na_iref ref;
 	unsigned int n = 0;
 	int left = 0;
 
@@ -303,7 +302,8 @@ static int na_walk_once(struct na_obs *o, u64 attached)
 		 * woken (na_index_insert()).
 		 */
 		smp_rmb();
-		if (na_index_find(&o->idx, (unsigned long)t))
+		if (na_index_find(&o->idx, o, (unsigned long)t, &ref) !=
+		    NA_SLOT_NONE)
 			goto next;
 		/*
 		 * A child still being forked gets its slot from the fork

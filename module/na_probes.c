@@ -114,6 +114,9 @@ static u32 na_slot_alloc(struct na_obs *o, struct na_cpu *pc)
 {
 	unsigned int s;
 
+	/* at the cap, a look and no write to the shared line */
+	if (atomic_read(&o->nr_tracked) >= o->max_tasks)
+		return NA_SLOT_NONE;
 	if (atomic_inc_return(&o->nr_tracked) > o->max_tasks) {
 		atomic_dec(&o->nr_tracked);
 		return NA_SLOT_NONE;
@@ -134,13 +137,15 @@ static u32 na_slot_alloc(struct na_obs *o, struct na_cpu *pc)
 	return s;
 }
 
+/* na_slot_init - fill slot @s in for @p, before the index names it */
 static struct na_task *na_slot_init(struct na_obs *o, u32 s,
 				    struct task_struct *p, u32 gen, u64 now)
 {
 	struct na_task *t = na_slot(o, s);
 
 	write_seqcount_begin(&t->seq);
-	t->key = (unsigned long)p;
+	/* read by other tasks' lookups: see na_slot_key() */
+	WRITE_ONCE(t->key, (unsigned long)p);
 	t->pid = p->pid;
 	t->tgid = p->tgid;
 	/* Nothing before now is charged, if the address was reused. */
@@ -157,27 +162,16 @@ static struct na_task *na_slot_init(struct na_obs *o, u32 s,
 }
 
 /*
- * na_slot_publish - fill slot @s in for @p, then name it in @p's index
- * entry @e: a reader of the entry (na_probe_fork() reads the parent's)
- * sees a whole slot or none (see na_index.h)
+ * na_slot_free - give slot @s up, once no index entry names it: from the
+ * task's free event (no writer can follow), or a slot the index had no
+ * room to name
  */
-static struct na_task *na_slot_publish(struct na_obs *o, struct na_ient *e,
-				       u32 s, struct task_struct *p, u32 gen,
-				       u64 now)
-{
-	struct na_task *t = na_slot_init(o, s, p, gen, now);
-
-	smp_store_release(&e->slot, s);	/* the slot, then its name */
-	return t;
-}
-
-/* na_slot_free - called from the task's free event; no writer can follow */
 static void na_slot_free(struct na_obs *o, u32 s)
 {
 	struct na_task *t = na_slot(o, s);
 
 	write_seqcount_begin(&t->seq);
-	t->key = 0;
+	WRITE_ONCE(t->key, 0);
 	write_seqcount_end(&t->seq);
 	clear_bit_unlock(s, o->slot_map);
 	atomic_dec(&o->nr_tracked);
@@ -186,46 +180,41 @@ static void na_slot_free(struct na_obs *o, u32 s)
 /*
  * na_task_get - @p's slot, making one on first sight
  *
- * Returns NULL when the cap is reached: the task then waits, counted in
- * nr_waiting, and gets a slot at a later event once another task has
- * freed one.  Must be called from @p's own event stream, or at load
- * before that stream's probes are attached.  The counters may be of an
- * older generation: whoever writes them first checks (na_task_charge()).
+ * Returns NULL when the cap is reached (counted in nr_dropped) or the
+ * index has no room on @p's path (nr_unindexed): @p then has no entry and
+ * is looked for again at its next event, which gets it a slot once
+ * another task has freed one.  Must be called from @p's own event stream,
+ * or at load before that stream's probes are attached.  The counters may
+ * be of an older generation: whoever writes them first checks
+ * (na_task_charge()).
  */
 static struct na_task *na_task_get(struct na_obs *o, struct na_cpu *pc,
 				   struct task_struct *p, u32 gen, u64 now)
 {
 	unsigned long key = (unsigned long)p;
-	struct na_ient *e;
+	struct na_iref ref;
+	struct na_task *t;
 	u32 s;
 
-	e = na_index_find(&o->idx, key);
-	if (likely(e)) {
-		s = READ_ONCE(e->slot);
-		if (likely(s != NA_SLOT_NONE))
-			return na_slot(o, s);
-		/* Waiting for a slot: try again only if one may be free. */
-		if (atomic_read(&o->nr_tracked) >= o->max_tasks)
-			return NULL;
-		s = na_slot_alloc(o, pc);
-		if (s == NA_SLOT_NONE)
-			return NULL;
-		atomic_dec(&o->nr_waiting);
-		return na_slot_publish(o, e, s, p, gen, now);
-	}
-
-	e = na_index_insert(&o->idx, key);
-	if (unlikely(!e)) {
-		atomic_long_inc(&o->nr_unindexed);
-		return NULL;
-	}
+	s = na_index_find(&o->idx, o, key, &ref);
+	if (likely(s != NA_SLOT_NONE))
+		return na_slot(o, s);
 	s = na_slot_alloc(o, pc);
 	if (unlikely(s == NA_SLOT_NONE)) {
-		atomic_inc(&o->nr_waiting);
 		atomic_long_inc(&o->nr_dropped);
 		return NULL;
 	}
-	return na_slot_publish(o, e, s, p, gen, now);
+	/*
+	 * The slot, then its name: a reader of the entry (na_probe_fork()
+	 * reads the parent's) sees a whole slot or none (na_index.h).
+	 */
+	t = na_slot_init(o, s, p, gen, now);
+	if (unlikely(!na_index_insert(&o->idx, key, s, &ref))) {
+		na_slot_free(o, s);
+		atomic_long_inc(&o->nr_unindexed);
+		return NULL;
+	}
+	return t;
 }
 
 /* ------------------------------------------------------------------ */
@@ -369,22 +358,18 @@ void na_probe_free(void *data, struct task_struct *p)
 {
 	struct na_obs *o = data;
 	unsigned long flags;
-	struct na_ient *e;
+	struct na_iref ref;
 	struct na_cpu *pc;
 	u64 t0;
+	u32 s;
 
 	local_irq_save(flags);
 	pc = na_cpu_begin(o, READ_ONCE(o->gen));
 	t0 = na_cpu_timed(pc, NA_PROBE_FREE) ? local_clock() : 0;
-	e = na_index_find(&o->idx, (unsigned long)p);
-	if (e) {
-		u32 s = READ_ONCE(e->slot);
-
-		if (s != NA_SLOT_NONE)
-			na_slot_free(o, s);
-		else
-			atomic_dec(&o->nr_waiting);
-		na_index_remove(e);
+	s = na_index_find(&o->idx, o, (unsigned long)p, &ref);
+	if (s != NA_SLOT_NONE) {
+		na_index_remove(&ref);	/* the name, then the slot */
+		na_slot_free(o, s);
 	}
 	na_cpu_end(pc, NA_PROBE_FREE, t0);
 	local_irq_restore(flags);
@@ -404,38 +389,33 @@ void na_probe_fork(void *data, struct task_struct *parent,
 	struct na_obs *o = data;
 	u64 nodes[2] = { 0, 0 };
 	unsigned long flags;
+	struct na_iref ref;
 	struct na_task *t;
-	struct na_ient *e;
 	struct na_cpu *pc;
-	u32 gen;
+	u32 gen, s;
 	u64 t0;
 
 	local_irq_save(flags);
 	gen = READ_ONCE(o->gen);
 	pc = na_cpu_begin(o, gen);
 	t0 = na_cpu_timed(pc, NA_PROBE_FORK) ? local_clock() : 0;
-	e = na_index_find(&o->idx, (unsigned long)parent);
-	if (e) {
-		/* the walk at load may be giving the parent its slot */
-		u32 s = smp_load_acquire(&e->slot);
+	/* the walk at load may be giving the parent its slot: whole or none */
+	s = na_index_find(&o->idx, o, (unsigned long)parent, &ref);
+	if (s != NA_SLOT_NONE) {
+		/* The parent's own slot: only its own events write it. */
+		const struct na_task *pt = na_slot(o, s);
+		struct na_pub_val pub;
 
-		if (s != NA_SLOT_NONE) {
-			/* The parent's own slot: only its own events write it. */
-			const struct na_task *pt = na_slot(o, s);
-			struct na_pub_val pub;
-
-			na_pub_read(&o->pub[s], &pub);
-			nodes[0] = pub.last_nodes;
-			nodes[1] = pub.prev_nodes;
-			/*
-			 * A parent the engine has not seen yet may carry a
-			 * mask it inherited itself: pass that on.
-			 */
-			if (pub.key != (unsigned long)parent ||
-			    pub.born != pt->born) {
-				nodes[0] = pt->inherit[0];
-				nodes[1] = pt->inherit[1];
-			}
+		na_pub_read(&o->pub[s], &pub);
+		nodes[0] = pub.last_nodes;
+		nodes[1] = pub.prev_nodes;
+		/*
+		 * A parent the engine has not seen yet may carry a mask it
+		 * inherited itself: pass that on.
+		 */
+		if (pub.key != (unsigned long)parent || pub.born != pt->born) {
+			nodes[0] = pt->inherit[0];
+			nodes[1] = pt->inherit[1];
 		}
 	}
 	/*

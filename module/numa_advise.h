@@ -202,7 +202,12 @@ struct na_obs {
 	size_t stride;		/* bytes per slot */
 	void *slots;
 	struct na_pub *pub;	/* max_tasks, see struct na_pub */
-	struct na_index idx;	/* lock-free, see na_index.h */
+	/*
+	 * Task -> slot, lock-free (see na_index.h): one table for now, with
+	 * room for every slot at a quarter full; the set is never changed
+	 * while the probes are attached.
+	 */
+	struct na_iset idx;
 	/*
 	 * Slot in use.  Set with test_and_set_bit() by a probe taking a
 	 * slot, cleared with clear_bit_unlock() by the free probe; everything
@@ -217,8 +222,11 @@ struct na_obs {
 	 * reservation always finds a free bit.
 	 */
 	atomic_t nr_tracked;
-	atomic_t nr_waiting;		/* live tasks refused a slot */
-	atomic_long_t nr_dropped;	/* tasks refused a slot at the cap */
+	/*
+	 * Events of a task refused a slot at the cap: the task has no entry,
+	 * so it is looked for again at its next event, and counted again.
+	 */
+	atomic_long_t nr_dropped;
 	atomic_long_t nr_unindexed;	/* events of tasks the index had no room for */
 	atomic_long_t nr_lost_inherit;	/* children of placed tasks without a slot */
 	/*
@@ -256,6 +264,16 @@ struct na_obs {
 static inline struct na_task *na_slot(const struct na_obs *o, u32 s)
 {
 	return o->slots + (size_t)s * o->stride;
+}
+
+/*
+ * na_slot_key - the index's view of slot @s (na_index.h): the key of the
+ * task it belongs to, 0 if none.  Read by other tasks' lookups as the
+ * slot's owner writes it, with WRITE_ONCE(), inside its seqcount.
+ */
+static inline unsigned long na_slot_key(const void *o, u32 s)
+{
+	return READ_ONCE(na_slot(o, s)->key);
 }
 
 static inline u32 na_slot_index(const struct na_obs *o, const void *t)
