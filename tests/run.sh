@@ -83,6 +83,11 @@ if want unit; then
 			tally < <(tap_cases "${t#test_}" $? <"$B/unit/$t.tap")
 		done
 	fi
+	# the guests' report filter, on logs of real reports
+	tests/kreports-test.sh >"$B/unit/kreports.log" 2>&1
+	tally <"$B/unit/kreports.log"
+	grep -qE '^(PASS|FAIL)' "$B/unit/kreports.log" ||
+		fail "host kreports: no result: $(tail -n 1 "$B/unit/kreports.log")"
 fi
 
 # --- builds: helpers, and the module per kernel at W=1 ------------------------
