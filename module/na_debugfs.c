@@ -338,7 +338,9 @@ static int na_status_show(struct seq_file *m, void *v)
 	const struct na_engine_stats *st = &e->stats;
 	struct na_obs *o = e->obs;
 	unsigned int placed = 0;
+	u64 dropped = 0;
 	unsigned long s;
+	int cpu;
 
 	seq_puts(m, "key value\n");
 	seq_printf(m, "version %s\n", NA_VERSION);
@@ -346,7 +348,14 @@ static int na_status_show(struct seq_file *m, void *v)
 	seq_printf(m, "cpus %u\n", num_online_cpus());
 	seq_printf(m, "tracked %d\n", atomic_read(&o->nr_tracked));
 	seq_printf(m, "max_tasks %u\n", o->max_tasks);
-	seq_printf(m, "dropped %ld\n", atomic_long_read(&o->nr_dropped));
+	for_each_possible_cpu(cpu) {
+		u64 d;
+
+		if (na_cpu_read(o, cpu, &d, offsetof(struct na_cpu, dropped),
+				sizeof(d)))
+			dropped += d;
+	}
+	seq_printf(m, "dropped %llu\n", dropped);
 	seq_printf(m, "unindexed_events %ld\n",
 		   atomic_long_read(&o->nr_unindexed));
 	seq_printf(m, "reset_generation %u\n", READ_ONCE(o->gen));

@@ -37,11 +37,9 @@
  */
 int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 {
-	/* Only a task with a slot has an entry: a quarter full at most. */
 	u32 entries = max_t(u32, NA_INDEX_MIN_ENTRIES,
-			    roundup_pow_of_two(NA_INDEX_FILL * max_tasks));
+			    roundup_pow_of_two(NA_INDEX_PER_SLOT * max_tasks));
 	size_t map_bytes = BITS_TO_LONGS(max_tasks) * sizeof(long);
-	struct na_itab *tab;
 	int cpu;
 	u32 s;
 
@@ -55,13 +53,10 @@ int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 	if (!o->pub)
 		goto free_slots;
 	/* zeroed: every entry EMPTY */
-	tab = vzalloc(struct_size(tab, ent, entries));
-	if (!tab)
+	o->idx.ent = vzalloc(array_size(entries, sizeof(*o->idx.ent)));
+	if (!o->idx.ent)
 		goto free_pub;
-	atomic_set(&tab->live, 0);
-	tab->mask = entries - 1;
-	o->idx.tab[0] = tab;
-	o->idx.nr = 1;
+	o->idx.mask = entries - 1;
 	o->slot_map = bitmap_zalloc(max_tasks, GFP_KERNEL);
 	if (!o->slot_map)
 		goto free_index;
@@ -90,11 +85,10 @@ int na_obs_alloc(struct na_obs *o, unsigned int max_tasks)
 			pc->node = 0;
 	}
 	atomic_set(&o->nr_tracked, 0);
-	atomic_long_set(&o->nr_dropped, 0);
 	atomic_long_set(&o->nr_unindexed, 0);
 	atomic_long_set(&o->nr_lost_inherit, 0);
 	o->mem_bytes = max_tasks * (o->stride + sizeof(*o->pub)) +
-		       struct_size(tab, ent, entries) + map_bytes +
+		       entries * sizeof(*o->idx.ent) + map_bytes +
 		       num_possible_cpus() * sizeof(struct na_cpu) +
 		       nr_cpu_ids * sizeof(*o->clock);
 	return 0;
@@ -104,7 +98,7 @@ free_cpus:
 free_map:
 	bitmap_free(o->slot_map);
 free_index:
-	vfree(o->idx.tab[0]);
+	vfree(o->idx.ent);
 free_pub:
 	vfree(o->pub);
 free_slots:
@@ -119,7 +113,7 @@ void na_obs_free(struct na_obs *o)
 	kfree(o->clock);
 	free_percpu(o->cpus);
 	bitmap_free(o->slot_map);
-	vfree(o->idx.tab[0]);
+	vfree(o->idx.ent);
 	vfree(o->pub);
 	vfree(o->slots);
 }
@@ -288,8 +282,8 @@ static bool na_walk_break(struct task_struct *g, struct task_struct *t)
 static int na_walk_once(struct na_obs *o, u64 attached)
 {
 	struct task_struct *g, *t;
-	struct na_iref ref;
 	unsigned int n = 0;
+	u32 *ent;
 	int left = 0;
 
 	rcu_read_lock();
@@ -302,7 +296,7 @@ static int na_walk_once(struct na_obs *o, u64 attached)
 		 * woken (na_index_insert()).
 		 */
 		smp_rmb();
-		if (na_index_find(&o->idx, o, (unsigned long)t, &ref) !=
+		if (na_index_find(&o->idx, o, (unsigned long)t, &ent) !=
 		    NA_SLOT_NONE)
 			goto next;
 		/*
@@ -604,7 +598,6 @@ void na_obs_reset(struct na_obs *o)
 		c->base_switches = READ_ONCE(s->switches);
 	}
 	spin_unlock(&o->clock_lock);
-	atomic_long_set(&o->nr_dropped, 0);
 	atomic_long_set(&o->nr_unindexed, 0);
 	mutex_unlock(&o->reset_lock);
 }

@@ -180,7 +180,7 @@ static void na_slot_free(struct na_obs *o, u32 s)
 /*
  * na_task_get - @p's slot, making one on first sight
  *
- * Returns NULL when the cap is reached (counted in nr_dropped) or the
+ * Returns NULL when the cap is reached (counted in pc->dropped) or the
  * index has no room on @p's path (nr_unindexed): @p then has no entry and
  * is looked for again at its next event, which gets it a slot once
  * another task has freed one.  Must be called from @p's own event stream,
@@ -192,16 +192,15 @@ static struct na_task *na_task_get(struct na_obs *o, struct na_cpu *pc,
 				   struct task_struct *p, u32 gen, u64 now)
 {
 	unsigned long key = (unsigned long)p;
-	struct na_iref ref;
 	struct na_task *t;
-	u32 s;
+	u32 s, *ent;
 
-	s = na_index_find(&o->idx, o, key, &ref);
+	s = na_index_find(&o->idx, o, key, &ent);
 	if (likely(s != NA_SLOT_NONE))
 		return na_slot(o, s);
 	s = na_slot_alloc(o, pc);
 	if (unlikely(s == NA_SLOT_NONE)) {
-		atomic_long_inc(&o->nr_dropped);
+		pc->dropped++;
 		return NULL;
 	}
 	/*
@@ -209,7 +208,7 @@ static struct na_task *na_task_get(struct na_obs *o, struct na_cpu *pc,
 	 * reads the parent's) sees a whole slot or none (na_index.h).
 	 */
 	t = na_slot_init(o, s, p, gen, now);
-	if (unlikely(!na_index_insert(&o->idx, key, s, &ref))) {
+	if (unlikely(!na_index_insert(&o->idx, key, s, &ent))) {
 		na_slot_free(o, s);
 		atomic_long_inc(&o->nr_unindexed);
 		return NULL;
@@ -231,6 +230,7 @@ static struct na_cpu *na_cpu_begin(struct na_obs *o, u32 gen)
 	write_seqcount_begin(&pc->seq);
 	if (unlikely(pc->gen != gen)) {
 		pc->gen = gen;
+		pc->dropped = 0;
 		memset(pc->cost, 0, sizeof(pc->cost));
 	}
 	return pc;
@@ -358,17 +358,16 @@ void na_probe_free(void *data, struct task_struct *p)
 {
 	struct na_obs *o = data;
 	unsigned long flags;
-	struct na_iref ref;
 	struct na_cpu *pc;
+	u32 s, *ent;
 	u64 t0;
-	u32 s;
 
 	local_irq_save(flags);
 	pc = na_cpu_begin(o, READ_ONCE(o->gen));
 	t0 = na_cpu_timed(pc, NA_PROBE_FREE) ? local_clock() : 0;
-	s = na_index_find(&o->idx, o, (unsigned long)p, &ref);
+	s = na_index_find(&o->idx, o, (unsigned long)p, &ent);
 	if (s != NA_SLOT_NONE) {
-		na_index_remove(&ref);	/* the name, then the slot */
+		na_index_remove(ent);	/* the name, then the slot */
 		na_slot_free(o, s);
 	}
 	na_cpu_end(pc, NA_PROBE_FREE, t0);
@@ -389,23 +388,33 @@ void na_probe_fork(void *data, struct task_struct *parent,
 	struct na_obs *o = data;
 	u64 nodes[2] = { 0, 0 };
 	unsigned long flags;
-	struct na_iref ref;
 	struct na_task *t;
 	struct na_cpu *pc;
-	u32 gen, s;
+	u32 gen, s, *ent;
 	u64 t0;
 
 	local_irq_save(flags);
 	gen = READ_ONCE(o->gen);
 	pc = na_cpu_begin(o, gen);
 	t0 = na_cpu_timed(pc, NA_PROBE_FORK) ? local_clock() : 0;
-	/* the walk at load may be giving the parent its slot: whole or none */
-	s = na_index_find(&o->idx, o, (unsigned long)parent, &ref);
+	s = na_index_find(&o->idx, o, (unsigned long)parent, &ent);
 	if (s != NA_SLOT_NONE) {
-		/* The parent's own slot: only its own events write it. */
 		const struct na_task *pt = na_slot(o, s);
 		struct na_pub_val pub;
+		u64 born, inherit[2];
+		/*
+		 * The parent's own slot: only its own events write it, and the
+		 * walk at load, which may be filling it in on another CPU now.
+		 * One look, no wait: a slot being written is taken as none.
+		 */
+		unsigned int seq = raw_read_seqcount(&pt->seq);
 
+		born = pt->born;
+		inherit[0] = pt->inherit[0];
+		inherit[1] = pt->inherit[1];
+		if (seq & 1 || READ_ONCE(pt->key) != (unsigned long)parent ||
+		    read_seqcount_retry(&pt->seq, seq))
+			goto child;
 		na_pub_read(&o->pub[s], &pub);
 		nodes[0] = pub.last_nodes;
 		nodes[1] = pub.prev_nodes;
@@ -413,11 +422,12 @@ void na_probe_fork(void *data, struct task_struct *parent,
 		 * A parent the engine has not seen yet may carry a mask it
 		 * inherited itself: pass that on.
 		 */
-		if (pub.key != (unsigned long)parent || pub.born != pt->born) {
-			nodes[0] = pt->inherit[0];
-			nodes[1] = pt->inherit[1];
+		if (pub.key != (unsigned long)parent || pub.born != born) {
+			nodes[0] = inherit[0];
+			nodes[1] = inherit[1];
 		}
 	}
+child:
 	/*
 	 * The child's slot now, its first event, while it cannot run: it
 	 * may never migrate, and its runtime is charged from its slot.
@@ -442,10 +452,14 @@ void na_probe_fork(void *data, struct task_struct *parent,
  */
 void na_task_seen(struct na_obs *o, struct task_struct *p)
 {
+	u32 gen = READ_ONCE(o->gen);
 	unsigned long flags;
+	struct na_cpu *pc;
 
+	/* in this CPU's write section, as a probe: it may count a refusal */
 	local_irq_save(flags);
-	na_task_get(o, this_cpu_ptr(o->cpus), p, READ_ONCE(o->gen),
-		    local_clock());
+	pc = na_cpu_begin(o, gen);
+	na_task_get(o, pc, p, gen, local_clock());
+	write_seqcount_end(&pc->seq);
 	local_irq_restore(flags);
 }

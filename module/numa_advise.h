@@ -85,7 +85,12 @@ struct na_task {
 	struct na_task_snap snap;	/* the reset's alone, see above */
 	seqcount_t seq;
 	u32 gen;		/* na_obs.gen the counters belong to */
-	unsigned long key;	/* owner task's address; 0 while the slot is free */
+	/*
+	 * The owner task's address, 0 while the slot is free: written with
+	 * WRITE_ONCE() by the owner's stream, read lock-free by any task's
+	 * index lookup (na_slot_key()).
+	 */
+	unsigned long key;
 	pid_t pid;		/* its ids when it got the slot: to find it again */
 	pid_t tgid;		/* (see na_task_find()) */
 	u64 born;		/* local_clock() when this owner got the slot */
@@ -149,6 +154,12 @@ struct na_cpu {
 	u32 gen;		/* na_obs.gen @cost belongs to */
 	int node;		/* cpu_to_node(), fixed at load */
 	unsigned int slot_hint;	/* where to look for a free slot next */
+	/*
+	 * Events here of a task refused a slot at the cap: such a task has
+	 * no entry and asks again at each event, so the count is per CPU, and
+	 * at the cap no shared line is written.
+	 */
+	u64 dropped;
 	struct na_probe_cost cost[NA_NR_PROBES];
 };
 
@@ -202,12 +213,7 @@ struct na_obs {
 	size_t stride;		/* bytes per slot */
 	void *slots;
 	struct na_pub *pub;	/* max_tasks, see struct na_pub */
-	/*
-	 * Task -> slot, lock-free (see na_index.h): one table for now, with
-	 * room for every slot at a quarter full; the set is never changed
-	 * while the probes are attached.
-	 */
-	struct na_iset idx;
+	struct na_index idx;	/* lock-free, see na_index.h */
 	/*
 	 * Slot in use.  Set with test_and_set_bit() by a probe taking a
 	 * slot, cleared with clear_bit_unlock() by the free probe; everything
@@ -222,11 +228,6 @@ struct na_obs {
 	 * reservation always finds a free bit.
 	 */
 	atomic_t nr_tracked;
-	/*
-	 * Events of a task refused a slot at the cap: the task has no entry,
-	 * so it is looked for again at its next event, and counted again.
-	 */
-	atomic_long_t nr_dropped;
 	atomic_long_t nr_unindexed;	/* events of tasks the index had no room for */
 	atomic_long_t nr_lost_inherit;	/* children of placed tasks without a slot */
 	/*

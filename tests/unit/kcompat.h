@@ -35,15 +35,6 @@ static inline int fls64(u64 x)
 
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
 
-typedef struct {
-	int counter;
-} atomic_t;
-
-#define atomic_read(v)		__atomic_load_n(&(v)->counter, __ATOMIC_RELAXED)
-#define atomic_set(v, i)	__atomic_store_n(&(v)->counter, (i), __ATOMIC_RELAXED)
-#define atomic_inc(v)		__atomic_fetch_add(&(v)->counter, 1, __ATOMIC_RELAXED)
-#define atomic_dec(v)		__atomic_fetch_sub(&(v)->counter, 1, __ATOMIC_RELAXED)
-
 #define cmpxchg(p, old, new)						\
 ({									\
 	__typeof__(*(p)) __old = (old);					\

@@ -5,7 +5,6 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <pthread.h>
 #include <cmocka.h>
 
@@ -25,32 +24,13 @@ static inline unsigned long na_slot_key(const void *ctx, u32 s)
 	return __atomic_load_n(&keys[s], __ATOMIC_RELAXED);
 }
 
-static struct na_itab *itab_new(u32 entries)
-{
-	struct na_itab *t = calloc(1, sizeof(*t) + entries * sizeof(u32));
-
-	assert_non_null(t);
-	t->mask = entries - 1;
-	return t;
-}
-
-static struct na_iset set;
+static u32 ents[1 << BITS];
+static struct na_index idx = { .ent = ents, .mask = (1 << BITS) - 1 };
 
 static int setup(void **state)
 {
 	memset(slot_key, 0, sizeof(slot_key));
-	memset(&set, 0, sizeof(set));
-	set.tab[0] = itab_new(1 << BITS);
-	set.nr = 1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	unsigned int t;
-
-	for (t = 0; t < set.nr; t++)
-		free(set.tab[t]);
+	memset(ents, 0, sizeof(ents));	/* as vzalloc() gives it: all EMPTY */
 	return 0;
 }
 
@@ -60,54 +40,50 @@ static unsigned long task_key(unsigned long i)
 	return 0xffff888000000000UL + i * 0x2c0;
 }
 
-/* n distinct keys whose probe paths in table @tab all start at entry @home */
-static void colliding_keys(const struct na_itab *tab, unsigned long *keys,
-			   int n, u32 home)
+/* n distinct keys whose probe paths all start at entry @home */
+static void colliding_keys(unsigned long *keys, int n, u32 home)
 {
 	unsigned long i;
 	int found = 0;
 
 	for (i = 1; found < n; i++)
-		if (na_itab_home(tab, task_key(i)) == home)
+		if (na_index_home(&idx, task_key(i)) == home)
 			keys[found++] = task_key(i);
 }
 
 /* what a probe does: fill the slot in, then name it */
-static bool add(unsigned long key, u32 s, struct na_iref *ref)
+static bool add(unsigned long key, u32 s, u32 **ent)
 {
 	WRITE_ONCE(slot_key[s], key);
-	return na_index_insert(&set, key, s, ref);
+	return na_index_insert(&idx, key, s, ent);
 }
 
 /* and to give it up: the entry first, then the slot */
-static void drop(const struct na_iref *ref, u32 s)
+static void drop(u32 *ent, u32 s)
 {
-	na_index_remove(ref);
+	na_index_remove(ent);
 	WRITE_ONCE(slot_key[s], 0);
 }
 
-static u32 find(unsigned long key, struct na_iref *ref)
+static u32 find(unsigned long key, u32 **ent)
 {
-	return na_index_find(&set, slot_key, key, ref);
+	return na_index_find(&idx, slot_key, key, ent);
 }
 
 static void insert_find_remove(void **state)
 {
 	unsigned long k = task_key(7);
-	struct na_iref ref, got;
+	u32 *ent, *got;
 
 	/* a zeroed table is all EMPTY */
 	assert_int_equal(find(k, &got), NA_SLOT_NONE);
-	assert_true(add(k, 42, &ref));
-	assert_int_equal(atomic_read(&set.tab[0]->live), 1);
-	assert_int_equal(*ref.ent, 43);
+	assert_true(add(k, 42, &ent));
+	assert_int_equal(*ent, 43);
 	assert_int_equal(find(k, &got), 42);
-	assert_ptr_equal(got.ent, ref.ent);
-	assert_ptr_equal(got.tab, set.tab[0]);
-	drop(&ref, 42);
+	assert_ptr_equal(got, ent);
+	drop(ent, 42);
 	assert_int_equal(find(k, &got), NA_SLOT_NONE);
-	assert_int_equal(*ref.ent, NA_IE_TOMB);
-	assert_int_equal(atomic_read(&set.tab[0]->live), 0);
+	assert_int_equal(*ent, NA_IE_TOMB);
 }
 
 /*
@@ -117,15 +93,15 @@ static void insert_find_remove(void **state)
 static void key_is_checked_in_the_slot(void **state)
 {
 	unsigned long k[2];
-	struct na_iref r0, r1, got;
+	u32 *e0, *e1, *got;
 
-	colliding_keys(set.tab[0], k, 2, 300);
-	assert_true(add(k[0], 5, &r0));
-	assert_true(add(k[1], 6, &r1));
+	colliding_keys(k, 2, 300);
+	assert_true(add(k[0], 5, &e0));
+	assert_true(add(k[1], 6, &e1));
 	slot_key[5] = task_key(999999);	/* as if slot 5 changed hands */
 	assert_int_equal(find(k[0], &got), NA_SLOT_NONE);
 	assert_int_equal(find(k[1], &got), 6);
-	assert_ptr_equal(got.ent, r1.ent);
+	assert_ptr_equal(got, e1);
 }
 
 /*
@@ -135,18 +111,18 @@ static void key_is_checked_in_the_slot(void **state)
 static void tombstone_keeps_path_and_is_reused(void **state)
 {
 	unsigned long k[4];
-	struct na_iref r[3], again, got;
+	u32 *e[3], *again, *got;
 	int i;
 
-	colliding_keys(set.tab[0], k, 4, 100);
+	colliding_keys(k, 4, 100);
 	for (i = 0; i < 3; i++)
-		assert_true(add(k[i], i, &r[i]));
-	assert_ptr_equal(r[1].ent, r[0].ent + 1);
-	drop(&r[1], 1);
+		assert_true(add(k[i], i, &e[i]));
+	assert_ptr_equal(e[1], e[0] + 1);
+	drop(e[1], 1);
 	assert_int_equal(find(k[2], &got), 2);
 	assert_int_equal(find(k[1], &got), NA_SLOT_NONE);
 	assert_true(add(k[3], 3, &again));
-	assert_ptr_equal(again.ent, r[1].ent);
+	assert_ptr_equal(again, e[1]);
 	assert_int_equal(find(k[3], &got), 3);
 }
 
@@ -154,48 +130,47 @@ static void tombstone_keeps_path_and_is_reused(void **state)
 static void probe_path_is_bounded(void **state)
 {
 	unsigned long k[NA_PROBE_MAX + 2];
-	struct na_iref ref;
+	u32 *ent;
 	int i;
 
-	colliding_keys(set.tab[0], k, NA_PROBE_MAX + 2, 5);
+	colliding_keys(k, NA_PROBE_MAX + 2, 5);
 	for (i = 0; i < NA_PROBE_MAX; i++)
-		assert_true(add(k[i], i, &ref));
-	assert_false(add(k[NA_PROBE_MAX], NA_PROBE_MAX, &ref));
-	assert_int_equal(find(k[NA_PROBE_MAX + 1], &ref), NA_SLOT_NONE);
+		assert_true(add(k[i], i, &ent));
+	assert_false(add(k[NA_PROBE_MAX], NA_PROBE_MAX, &ent));
+	assert_int_equal(find(k[NA_PROBE_MAX + 1], &ent), NA_SLOT_NONE);
 	for (i = 0; i < NA_PROBE_MAX; i++)
-		assert_int_equal(find(k[i], &ref), i);
+		assert_int_equal(find(k[i], &ent), i);
 }
 
 /* Wrap-around: a path starting at the last entry continues at entry 0. */
 static void probe_path_wraps(void **state)
 {
-	struct na_itab *tab = set.tab[0];
 	unsigned long k[3];
-	struct na_iref ref, got;
+	u32 *ent, *got;
 
-	colliding_keys(tab, k, 3, tab->mask);
-	assert_true(add(k[0], 0, &ref));
-	assert_ptr_equal(ref.ent, &tab->ent[tab->mask]);
-	assert_true(add(k[1], 1, &ref));
-	assert_ptr_equal(ref.ent, &tab->ent[0]);
+	colliding_keys(k, 3, idx.mask);
+	assert_true(add(k[0], 0, &ent));
+	assert_ptr_equal(ent, &ents[idx.mask]);
+	assert_true(add(k[1], 1, &ent));
+	assert_ptr_equal(ent, &ents[0]);
 	assert_int_equal(find(k[1], &got), 1);
-	assert_ptr_equal(got.ent, &tab->ent[0]);
+	assert_ptr_equal(got, &ents[0]);
 }
 
 /*
- * Long churn at the fill the module keeps (a table is followed by the next
- * at an eighth and never takes keys past it for long; a quarter here), as
- * tasks come and go: every live key is always found with its own slot, no
- * dead key is ever found, and every insert finds room within NA_PROBE_MAX
- * entries.
+ * Long churn at the module's worst load (NA_INDEX_PER_SLOT entries per
+ * slot, and only tasks with a slot have an entry, so at most a quarter of
+ * the index is live), as tasks come and go: every live key is always found
+ * with its own slot, no dead key is ever found, and every insert finds room
+ * within NA_PROBE_MAX entries.
  */
 static void churn_keeps_map_exact(void **state)
 {
-	enum { LIVE = (1 << BITS) / NA_INDEX_FILL, ROUNDS = 400000 };
-	static struct na_iref live[LIVE];
+	enum { LIVE = (1 << BITS) / NA_INDEX_PER_SLOT, ROUNDS = 400000 };
 	static unsigned long live_key[LIVE];
+	static u32 *live[LIVE];
 	unsigned long next = 1;
-	struct na_iref got;
+	u32 *got;
 	int i, r;
 
 	for (i = 0; i < LIVE; i++) {
@@ -206,100 +181,76 @@ static void churn_keeps_map_exact(void **state)
 	for (r = 0; r < ROUNDS; r++) {
 		i = rand() % LIVE;
 		assert_int_equal(find(live_key[i], &got), i);
-		assert_ptr_equal(got.ent, live[i].ent);
-		drop(&live[i], i);
+		assert_ptr_equal(got, live[i]);
+		drop(live[i], i);
 		assert_int_equal(find(live_key[i], &got), NA_SLOT_NONE);
 		live_key[i] = task_key(next++);
 		assert_true(add(live_key[i], i, &live[i]));
 	}
-	assert_int_equal(atomic_read(&set.tab[0]->live), LIVE);
 }
 
 /*
- * Growth: at an eighth the set asks for a table four times the size (more
- * when many keys are live); new keys go to it, old ones are still found
- * in the old table, which drains to nothing as they go.
- */
-static void grows_by_tables(void **state)
-{
-	enum { N = (1 << BITS) / (2 * NA_INDEX_FILL) };
-	static struct na_iref ref[2 * N];
-	struct na_iref got;
-	u32 i;
-
-	for (i = 0; i < N - 1; i++)
-		assert_true(add(task_key(i + 1), i, &ref[i]));
-	assert_int_equal(na_index_next_entries(&set, N - 1), 0);
-	assert_true(add(task_key(N), N - 1, &ref[N - 1]));
-	assert_int_equal(na_index_next_entries(&set, N), NA_INDEX_GROWTH << BITS);
-	/* with many more keys live than the newest holds: room for them */
-	assert_int_equal(na_index_next_entries(&set, 100000),
-			 1 << 21);	/* the power of two >= 100000 * 4 * 4 */
-
-	set.tab[1] = itab_new(NA_INDEX_GROWTH << BITS);
-	set.nr = 2;
-	for (i = N; i < 2 * N; i++) {
-		assert_true(add(task_key(i + 1), i, &ref[i]));
-		assert_ptr_equal(ref[i].tab, set.tab[1]);
-	}
-	for (i = 0; i < 2 * N; i++) {
-		assert_int_equal(find(task_key(i + 1), &got), i);
-		assert_ptr_equal(got.tab, i < N ? set.tab[0] : set.tab[1]);
-	}
-	assert_int_equal(na_index_next_entries(&set, 2 * N), 0);
-	for (i = 0; i < N; i++)
-		drop(&ref[i], i);
-	assert_int_equal(atomic_read(&set.tab[0]->live), 0);
-	assert_int_equal(atomic_read(&set.tab[1]->live), N);
-	for (i = N; i < 2 * N; i++)
-		assert_int_equal(find(task_key(i + 1), &got), i);
-}
-
-/*
- * Threads, each the only stream for its own keys and slots as in the
- * kernel, insert, find and remove at once while another adds tables, as
- * the worker does: no key is lost, found twice, or seen by others.
+ * Threads, each the only stream for its own keys as in the kernel, with
+ * slots from one pool (as the probes take them from the slot map, so a
+ * slot passes from one thread's key to another's), insert, find and remove
+ * at once: no key is lost, found twice, or seen by others.
  */
 #define THREADS 4
 #define PER_THREAD 64
 #define ITERS 50000
+#define POOL	(2 * THREADS * PER_THREAD)
 
-static struct na_iset *live_set;	/* what the streams see, swapped */
+static unsigned long pool[POOL / 64];
+
+static u32 claim_slot(unsigned int *hint)
+{
+	for (;; (*hint)++) {
+		u32 s = *hint % POOL;
+		unsigned long bit = 1UL << (s % 64);
+
+		if (!(__atomic_fetch_or(&pool[s / 64], bit, __ATOMIC_ACQUIRE) & bit))
+			return s;
+	}
+}
+
+static void release_slot(u32 s)
+{
+	__atomic_fetch_and(&pool[s / 64], ~(1UL << (s % 64)), __ATOMIC_RELEASE);
+}
 
 static void *stream(void *arg)
 {
 	long t = (long)arg;
-	struct na_iref mine[PER_THREAD], got = { 0 };
+	u32 *mine[PER_THREAD], *got = NULL, slot[PER_THREAD];
 	unsigned long base = 1 + t * 10000000UL;
+	unsigned int hint = t * 97;
 	long it, i, bad = 0;
 
 	for (it = 0; it < ITERS; it++) {
-		const struct na_iset *s = __atomic_load_n(&live_set, __ATOMIC_ACQUIRE);
-
 		for (i = 0; i < PER_THREAD; i++) {
 			unsigned long k = task_key(base + (it % 7) * PER_THREAD + i);
-			u32 slot = t * PER_THREAD + i;
 
-			WRITE_ONCE(slot_key[slot], k);
-			if (!na_index_insert(s, k, slot, &mine[i])) {
-				WRITE_ONCE(slot_key[slot], 0);
-				mine[i].ent = NULL;
+			slot[i] = claim_slot(&hint);
+			WRITE_ONCE(slot_key[slot[i]], k);
+			if (!na_index_insert(&idx, k, slot[i], &mine[i])) {
+				WRITE_ONCE(slot_key[slot[i]], 0UL);
+				release_slot(slot[i]);
+				mine[i] = NULL;
 				bad++;
 			}
 		}
-		s = __atomic_load_n(&live_set, __ATOMIC_ACQUIRE);
 		for (i = 0; i < PER_THREAD; i++) {
 			unsigned long k = task_key(base + (it % 7) * PER_THREAD + i);
-			u32 slot = t * PER_THREAD + i;
 
-			if (!mine[i].ent)
+			if (!mine[i])
 				continue;
-			if (na_index_find(s, slot_key, k, &got) != slot ||
-			    got.ent != mine[i].ent)
+			if (na_index_find(&idx, slot_key, k, &got) != slot[i] ||
+			    got != mine[i])
 				bad++;
-			na_index_remove(&mine[i]);
-			WRITE_ONCE(slot_key[slot], 0UL);
-			if (na_index_find(s, slot_key, k, &got) != NA_SLOT_NONE)
+			na_index_remove(mine[i]);
+			WRITE_ONCE(slot_key[slot[i]], 0UL);
+			release_slot(slot[i]);
+			if (na_index_find(&idx, slot_key, k, &got) != NA_SLOT_NONE)
 				bad++;
 		}
 	}
@@ -308,50 +259,31 @@ static void *stream(void *arg)
 
 static void concurrent_streams(void **state)
 {
-	static struct na_iset sets[NA_MAX_ITABS];
 	pthread_t th[THREADS];
-	unsigned int n, i;
-	long t;
+	long t, i;
 	void *bad;
 
-	sets[0] = set;
-	live_set = &sets[0];
 	for (t = 0; t < THREADS; t++)
 		assert_int_equal(pthread_create(&th[t], NULL, stream, (void *)t), 0);
-	/* the worker: a larger set now and then, old ones kept to the end */
-	for (n = 1; n < 4; n++) {
-		usleep(20000);
-		sets[n] = sets[n - 1];
-		sets[n].tab[n] = itab_new((1 << BITS) << (2 * n));
-		sets[n].nr = n + 1;
-		__atomic_store_n(&live_set, &sets[n], __ATOMIC_RELEASE);
-	}
 	for (t = 0; t < THREADS; t++) {
 		assert_int_equal(pthread_join(th[t], &bad), 0);
 		assert_int_equal((long)bad, 0);
 	}
-	/* Everything was removed: every table drained, only EMPTY and TOMB. */
-	for (n = 0; n < sets[3].nr; n++) {
-		struct na_itab *tab = sets[3].tab[n];
-
-		assert_int_equal(atomic_read(&tab->live), 0);
-		for (i = 0; i <= tab->mask; i++)
-			assert_true(tab->ent[i] == NA_IE_EMPTY || tab->ent[i] == NA_IE_TOMB);
-	}
-	set = sets[3];	/* for teardown */
+	/* Everything was removed: only EMPTY and TOMB remain. */
+	for (i = 0; i <= idx.mask; i++)
+		assert_true(ents[i] == NA_IE_EMPTY || ents[i] == NA_IE_TOMB);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(insert_find_remove, setup, teardown),
-		cmocka_unit_test_setup_teardown(key_is_checked_in_the_slot, setup, teardown),
-		cmocka_unit_test_setup_teardown(tombstone_keeps_path_and_is_reused, setup, teardown),
-		cmocka_unit_test_setup_teardown(probe_path_is_bounded, setup, teardown),
-		cmocka_unit_test_setup_teardown(probe_path_wraps, setup, teardown),
-		cmocka_unit_test_setup_teardown(churn_keeps_map_exact, setup, teardown),
-		cmocka_unit_test_setup_teardown(grows_by_tables, setup, teardown),
-		cmocka_unit_test_setup_teardown(concurrent_streams, setup, teardown),
+		cmocka_unit_test_setup(insert_find_remove, setup),
+		cmocka_unit_test_setup(key_is_checked_in_the_slot, setup),
+		cmocka_unit_test_setup(tombstone_keeps_path_and_is_reused, setup),
+		cmocka_unit_test_setup(probe_path_is_bounded, setup),
+		cmocka_unit_test_setup(probe_path_wraps, setup),
+		cmocka_unit_test_setup(churn_keeps_map_exact, setup),
+		cmocka_unit_test_setup(concurrent_streams, setup),
 	};
 
 	return cmocka_run_group_tests_name("index", tests, NULL, NULL);
